@@ -1,0 +1,63 @@
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { type EmbeddedServer, startEmbeddedPostgres } from './embeddedPostgres.js';
+
+export const EMBEDDED_DATABASE = 'casescreen';
+
+export interface Database {
+  url: string;
+  /** Set when the database lives on an embedded server this process found or started. */
+  embedded: EmbeddedServer | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded server under EMBEDDED_PG_DIR, with the
+ * application database created on first use.
+ */
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'embeddedPgDir'>,
+  log: (line: string) => void = () => {},
+): Promise<Database> {
+  if (config.databaseUrl) {
+    return { url: config.databaseUrl, embedded: undefined, close: async () => {} };
+  }
+  const embedded = await startEmbeddedPostgres({ dataDir: config.embeddedPgDir, log });
+  await createDatabaseIfMissing(embedded.adminUrl, EMBEDDED_DATABASE);
+  const url = new URL(embedded.adminUrl);
+  url.pathname = `/${EMBEDDED_DATABASE}`;
+  return { url: url.toString(), embedded, close: () => embedded.stop() };
+}
+
+export async function createDatabaseIfMissing(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount === 0) {
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // created concurrently by another process
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export interface PoolOptions {
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'casescreen',
+    // Bounded so that a stuck session cannot hold back every feed reader of the cluster.
+    options: '-c idle_in_transaction_session_timeout=60000',
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return pool;
+}

@@ -1,0 +1,155 @@
+/**
+ * The event store port. Semantics follow EventStoreDB so that both adapters
+ * (PostgreSQL, EventStoreDB) are interchangeable behind it:
+ * - revisions are 0-based; -1n means "the stream does not exist";
+ * - expectedRevision is 'any' | 'no_stream' | 'stream_exists' | bigint;
+ * - re-appending the same event ids at the same expected revision is a no-op success.
+ */
+
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+/** Opaque, adapter-encoded position on the global feed. Compare with `store.compareCheckpoints`. */
+export type Checkpoint = string & { readonly __brand: 'Checkpoint' };
+
+export type EventMetadata = Record<string, unknown>;
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  /** UUID. Supply a deterministic one to make retries idempotent; generated when absent. */
+  id?: string;
+  type: T;
+  data: D;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> {
+  id: string;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+  streamName: string;
+  category: string;
+  revision: bigint;
+  position: Checkpoint;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event now in the stream. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last appended event. */
+  position: Checkpoint;
+}
+
+export interface ReadStreamOptions {
+  fromRevision?: bigint;
+  maxCount?: number;
+  direction?: 'forwards' | 'backwards';
+}
+
+export interface ReadStreamResult {
+  exists: boolean;
+  /** Revision of the last event in the stream, -1n when the stream does not exist. */
+  revision: bigint;
+  events: RecordedEvent[];
+}
+
+export interface CaughtUp {
+  kind: 'caughtUp';
+  /** Position of the last event delivered so far (null when none). */
+  checkpoint: Checkpoint | null;
+}
+
+export type SubscriptionItem = RecordedEvent | CaughtUp;
+
+export interface SubscribeOptions {
+  /** Exclusive start: deliver events strictly after this position; null = from the start. */
+  after: Checkpoint | null;
+  /** Stream categories (the part of the stream name before the first '-'); all when absent. */
+  categories?: string[];
+  signal: AbortSignal;
+  batchSize?: number;
+}
+
+export interface ReadFeedOptions {
+  after: Checkpoint | null;
+  categories?: string[];
+  limit: number;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'esdb';
+  appendToStream(
+    streamName: string,
+    events: NewEvent[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<ReadStreamResult>;
+  /**
+   * One page of the ordered global feed after `after`. Never skips an event that commits later:
+   * what it returns is a prefix of everything that will ever follow `after`.
+   */
+  readFeed(options: ReadFeedOptions): Promise<RecordedEvent[]>;
+  /**
+   * The ordered global feed as a live stream: catches up, yields a `caughtUp` marker,
+   * then keeps delivering new events until the signal aborts.
+   */
+  subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionItem>;
+  /** Position of the last event visible on the feed, or null when the feed is empty. */
+  headCheckpoint(): Promise<Checkpoint | null>;
+  compareCheckpoints(a: Checkpoint, b: Checkpoint): -1 | 0 | 1;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedVersionError extends Error {
+  override readonly name = 'WrongExpectedVersionError';
+  constructor(
+    readonly streamName: string,
+    readonly expected: ExpectedRevision,
+    /** -1n when the stream does not exist. */
+    readonly actual: bigint,
+  ) {
+    super(
+      `Append to ${streamName} expected revision ${String(expected)} but the stream is at ${actual === -1n ? 'no_stream' : actual.toString()}`,
+    );
+  }
+}
+
+/** Some, but not all, of an append's event ids are already in the stream: a retry that changed. */
+export class IdempotencyMismatchError extends Error {
+  override readonly name = 'IdempotencyMismatchError';
+  constructor(readonly streamName: string) {
+    super(`Append to ${streamName} repeats only part of an earlier append's event ids`);
+  }
+}
+
+export class InvalidStreamNameError extends TypeError {
+  override readonly name = 'InvalidStreamNameError';
+}
+
+/** `<category>-<id>`: the category is a lowerCamel word with no dash (case, monitoringConfig, subject). */
+const STREAM_NAME = /^[a-z][A-Za-z0-9]*-\S+$/;
+
+export function streamCategory(streamName: string): string {
+  if (!STREAM_NAME.test(streamName)) {
+    throw new InvalidStreamNameError(
+      `Invalid stream name "${streamName}": expected <category>-<id>, category [a-z][A-Za-z0-9]*`,
+    );
+  }
+  return streamName.slice(0, streamName.indexOf('-'));
+}
+
+export function streamName(category: string, id: string): string {
+  const name = `${category}-${id}`;
+  streamCategory(name);
+  return name;
+}
+
+export function isCaughtUp(item: SubscriptionItem): item is CaughtUp {
+  return (item as CaughtUp).kind === 'caughtUp';
+}
+
+/** Validates an append's arguments the same way for every adapter. */
+export function assertAppendable(streamName: string, events: NewEvent[]): void {
+  streamCategory(streamName);
+  if (events.length === 0) throw new TypeError(`Append to ${streamName} has no events`);
+}
