@@ -94,6 +94,11 @@ export interface EventStore {
    * then keeps delivering new events until the signal aborts.
    */
   subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionItem>;
+  /**
+   * Resolves when new events may be on the feed (a wake-up from the store), or after `timeoutMs`,
+   * or when the signal aborts. A hint, never a guarantee: callers re-read the feed either way.
+   */
+  waitForEvents(options: { signal: AbortSignal; timeoutMs: number; categories?: string[] }): Promise<void>;
   /** Position of the last event visible on the feed, or null when the feed is empty. */
   headCheckpoint(): Promise<Checkpoint | null>;
   compareCheckpoints(a: Checkpoint, b: Checkpoint): -1 | 0 | 1;
