@@ -76,6 +76,17 @@ export interface ReadFeedOptions {
   limit: number;
 }
 
+export interface WaitForEventsOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  categories?: string[];
+  /**
+   * The caller's position. When given, the wait returns at once if events are already visible
+   * after it, which closes the gap between an empty read and the start of the wait.
+   */
+  after?: Checkpoint | null;
+}
+
 export interface EventStore {
   readonly kind: 'postgres' | 'esdb';
   appendToStream(
@@ -98,7 +109,7 @@ export interface EventStore {
    * Resolves when new events may be on the feed (a wake-up from the store), or after `timeoutMs`,
    * or when the signal aborts. A hint, never a guarantee: callers re-read the feed either way.
    */
-  waitForEvents(options: { signal: AbortSignal; timeoutMs: number; categories?: string[] }): Promise<void>;
+  waitForEvents(options: WaitForEventsOptions): Promise<void>;
   /** Position of the last event visible on the feed, or null when the feed is empty. */
   headCheckpoint(): Promise<Checkpoint | null>;
   compareCheckpoints(a: Checkpoint, b: Checkpoint): -1 | 0 | 1;

@@ -1,0 +1,229 @@
+import type pg from 'pg';
+import { validate as isUuid, v4 as uuidv4 } from 'uuid';
+import {
+  type AppendResult,
+  assertAppendable,
+  type Checkpoint,
+  type EventStore,
+  type ExpectedRevision,
+  IdempotencyMismatchError,
+  type NewEvent,
+  type ReadFeedOptions,
+  type ReadStreamOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+  streamCategory,
+  type WaitForEventsOptions,
+  WrongExpectedVersionError,
+} from '../eventStore.js';
+import { subscribeFromFeed } from '../subscribeFromFeed.js';
+import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
+import { FeedWakeups } from './wakeups.js';
+
+export interface PostgresEventStoreOptions {
+  pool: pg.Pool;
+  /** For the LISTEN connection, which must not come from the pool. */
+  connectionString: string;
+  /** Fallback poll of the feed when no notification arrives. */
+  pollIntervalMs?: number;
+}
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  stream_name: string;
+  category: string;
+  stream_revision: string;
+  event_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+}
+
+const EVENT_COLUMNS = `e.global_position, e.transaction_id::text AS transaction_id, e.stream_name, e.category,
+  e.stream_revision, e.event_id, e.event_type, e.data, e.metadata, e.recorded_at`;
+
+// Only rows of transactions older than every running one: nothing can commit before them later.
+const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+
+export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
+  const { pool } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const wakeups = new FeedWakeups(options.connectionString);
+
+  const store: EventStore = {
+    kind: 'postgres',
+
+    async appendToStream(streamName, events, appendOptions = {}): Promise<AppendResult> {
+      assertAppendable(streamName, events);
+      const expected = appendOptions.expectedRevision ?? 'any';
+      const ids = eventIds(streamName, events);
+      const { rows } = await pool
+        .query<{
+          ok: boolean;
+          next_revision: string;
+          last_position: string | null;
+          txid: string | null;
+          actual_revision: string;
+        }>(
+          `SELECT ok, next_revision, last_position, txid::text AS txid, actual_revision
+             FROM es_append($1, $2, $3, $4::uuid[], $5::text[],
+                            ARRAY(SELECT jsonb_array_elements($6::jsonb)),
+                            ARRAY(SELECT jsonb_array_elements($7::jsonb)))`,
+          [
+            streamName,
+            streamCategory(streamName),
+            expectedToText(expected),
+            ids,
+            events.map((event) => event.type),
+            JSON.stringify(events.map((event) => event.data)),
+            JSON.stringify(events.map((event) => event.metadata ?? {})),
+          ],
+        )
+        .catch((error: { code?: string }) => {
+          if (error.code === 'ES002') throw new IdempotencyMismatchError(streamName);
+          throw error;
+        });
+      const result = rows[0]!;
+      if (!result.ok)
+        throw new WrongExpectedVersionError(streamName, expected, BigInt(result.actual_revision));
+      return {
+        nextExpectedRevision: BigInt(result.next_revision),
+        position: encodePosition({
+          transactionId: BigInt(result.txid!),
+          globalPosition: BigInt(result.last_position!),
+        }),
+      };
+    },
+
+    async readStream(streamName, readOptions: ReadStreamOptions = {}): Promise<ReadStreamResult> {
+      streamCategory(streamName);
+      const backwards = readOptions.direction === 'backwards';
+      const from = readOptions.fromRevision ?? (backwards ? null : 0n);
+      const limit = readOptions.maxCount ?? null;
+      // One statement, so the head revision and the events come from the same snapshot.
+      const { rows } = await pool.query<EventRow & { head: string; global_position: string | null }>(
+        `SELECT s.revision AS head, ${EVENT_COLUMNS}
+           FROM es_streams s
+           LEFT JOIN LATERAL (
+             SELECT * FROM es_events x
+              WHERE x.stream_name = s.stream_name
+                AND ($2::bigint IS NULL OR ${backwards ? 'x.stream_revision <= $2' : 'x.stream_revision >= $2'})
+              ORDER BY x.stream_revision ${backwards ? 'DESC' : 'ASC'}
+              LIMIT $3
+           ) e ON true
+          WHERE s.stream_name = $1`,
+        [streamName, from?.toString() ?? null, limit],
+      );
+      if (rows.length === 0) return { exists: false, revision: -1n, events: [] };
+      return {
+        exists: true,
+        revision: BigInt(rows[0]!.head),
+        events: rows.filter((row) => row.global_position !== null).map(toRecordedEvent),
+      };
+    },
+
+    async readFeed({ after, categories, limit }: ReadFeedOptions): Promise<RecordedEvent[]> {
+      const start = after ? decodePosition(after) : FEED_START;
+      const { rows } = await pool.query<EventRow>(
+        `SELECT ${EVENT_COLUMNS}
+           FROM es_events e
+          WHERE ${VISIBLE}
+            AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+            ${categories ? 'AND e.category = ANY ($4::text[])' : ''}
+          ORDER BY e.transaction_id, e.global_position
+          LIMIT $3`,
+        categories
+          ? [start.transactionId.toString(), start.globalPosition.toString(), limit, categories]
+          : [start.transactionId.toString(), start.globalPosition.toString(), limit],
+      );
+      return rows.map(toRecordedEvent);
+    },
+
+    subscribe(subscribeOptions) {
+      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs);
+    },
+
+    async waitForEvents({ signal, timeoutMs, categories, after }: WaitForEventsOptions): Promise<void> {
+      if (signal.aborted) return;
+      // Register before looking, so a notification between the look and the wait is not missed.
+      const registration = wakeups.register(categories);
+      let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
+      try {
+        if (after !== undefined && (await store.readFeed({ after, categories, limit: 1 })).length > 0) return;
+        await Promise.race([
+          registration.woken,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, timeoutMs);
+            onAbort = resolve;
+            signal.addEventListener('abort', onAbort, { once: true });
+          }),
+        ]);
+      } finally {
+        registration.cancel();
+        clearTimeout(timer);
+        if (onAbort) signal.removeEventListener('abort', onAbort);
+      }
+    },
+
+    async headCheckpoint(): Promise<Checkpoint | null> {
+      const { rows } = await pool.query<{ transaction_id: string; global_position: string }>(
+        `SELECT e.transaction_id::text AS transaction_id, e.global_position
+           FROM es_events e WHERE ${VISIBLE}
+          ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
+      );
+      const head = rows[0];
+      return head
+        ? encodePosition({
+            transactionId: BigInt(head.transaction_id),
+            globalPosition: BigInt(head.global_position),
+          })
+        : null;
+    },
+
+    compareCheckpoints: comparePositions,
+
+    async close() {
+      await wakeups.close();
+    },
+  };
+  return store;
+}
+
+function expectedToText(expected: ExpectedRevision): string {
+  if (typeof expected === 'bigint') {
+    if (expected < 0n) throw new TypeError(`Expected revision must be >= 0, got ${expected}`);
+    return expected.toString();
+  }
+  return expected;
+}
+
+function eventIds(streamName: string, events: NewEvent[]): string[] {
+  const ids = events.map((event) => {
+    if (event.id !== undefined && !isUuid(event.id)) {
+      throw new TypeError(`Event id "${event.id}" for ${streamName} is not a UUID`);
+    }
+    return (event.id ?? uuidv4()).toLowerCase();
+  });
+  if (new Set(ids).size !== ids.length) throw new TypeError(`Append to ${streamName} repeats an event id`);
+  return ids;
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata,
+    streamName: row.stream_name,
+    category: row.category,
+    revision: BigInt(row.stream_revision),
+    position: encodePosition({
+      transactionId: BigInt(row.transaction_id),
+      globalPosition: BigInt(row.global_position),
+    }),
+    recordedAt: row.recorded_at,
+  };
+}

@@ -1,0 +1,87 @@
+import pgListen, { type Subscriber } from 'pg-listen';
+
+// pg-listen is CommonJS with an `exports.default`; loaders disagree on where that lands.
+const createSubscriber: typeof pgListen.default =
+  typeof pgListen === 'function' ? pgListen : pgListen.default;
+
+export const FEED_CHANNEL = 'es_events';
+
+interface Waiter {
+  categories: Set<string> | undefined;
+  wake(): void;
+}
+
+/**
+ * LISTEN es_events through one dedicated connection per process. A notification only wakes
+ * readers; they always re-read the feed, and keep a fallback poll, because a notification can
+ * arrive while another transaction still holds the feed back, and the connection can drop.
+ */
+export class FeedWakeups {
+  private readonly waiters = new Set<Waiter>();
+  private subscriber: Subscriber | undefined;
+  private connecting: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly connectionString: string) {}
+
+  /** Registers a waiter; the returned promise resolves on a matching notification. */
+  register(categories: string[] | undefined): { woken: Promise<void>; cancel(): void } {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    const waiter: Waiter = { categories: categories ? new Set(categories) : undefined, wake };
+    this.waiters.add(waiter);
+    void this.ensureListening();
+    return { woken, cancel: () => this.waiters.delete(waiter) };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wakeAll();
+    await this.connecting?.catch(() => {});
+    await this.subscriber?.close().catch(() => {});
+  }
+
+  private ensureListening(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.connecting ??= this.listen().catch(() => {
+      // The fallback poll covers the gap; the next registration tries again.
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async listen(): Promise<void> {
+    const subscriber = createSubscriber(
+      { connectionString: this.connectionString, application_name: 'casescreen-listen' },
+      {
+        // pg-listen gives up after 3 s by default; a long-running service must keep trying.
+        retryLimit: Number.POSITIVE_INFINITY,
+        retryTimeout: Number.POSITIVE_INFINITY,
+        retryInterval: (attempt: number) => Math.min(30_000, 250 * 2 ** attempt),
+        paranoidChecking: 10_000,
+      },
+    );
+    subscriber.notifications.on(FEED_CHANNEL, (payload: { c?: string } | undefined) => this.wake(payload?.c));
+    // Notifications sent while disconnected are lost: wake everyone to re-read after a reconnect.
+    subscriber.events.on('connected', () => this.wakeAll());
+    subscriber.events.on('error', () => {});
+    this.subscriber = subscriber;
+    await subscriber.connect();
+    await subscriber.listenTo(FEED_CHANNEL);
+  }
+
+  private wake(category: string | undefined): void {
+    for (const waiter of this.waiters) {
+      if (!category || !waiter.categories || waiter.categories.has(category)) {
+        this.waiters.delete(waiter);
+        waiter.wake();
+      }
+    }
+  }
+
+  private wakeAll(): void {
+    this.wake(undefined);
+  }
+}

@@ -1,0 +1,349 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Checkpoint,
+  type EventStore,
+  IdempotencyMismatchError,
+  InvalidStreamNameError,
+  isCaughtUp,
+  type RecordedEvent,
+  WrongExpectedVersionError,
+} from '../../src/eventStore/eventStore.js';
+
+export interface ContractSubject {
+  store: EventStore;
+  cleanup(): Promise<void>;
+  /** Upper bound for append-to-delivery latency of a live subscription, when the adapter promises one. */
+  liveLatencyBudgetMs?: number;
+}
+
+const uniqueCategory = () => `t${randomBytes(5).toString('hex')}`;
+const stream = (category = 'case') => `${category}-${randomUUID()}`;
+const event = (n: number, extra: Record<string, unknown> = {}) => ({ type: 'Tested', data: { n, ...extra } });
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** Reads the feed for `categories` until `count` events arrived (or the deadline passes). */
+async function collect(
+  store: EventStore,
+  categories: string[],
+  count: number,
+  after: Checkpoint | null = null,
+  timeoutMs = 20_000,
+): Promise<RecordedEvent[]> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const seen: RecordedEvent[] = [];
+  try {
+    for await (const item of store.subscribe({
+      after,
+      categories,
+      signal: controller.signal,
+      batchSize: 50,
+    })) {
+      if (isCaughtUp(item)) continue;
+      seen.push(item);
+      if (seen.length >= count) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return seen;
+}
+
+/** One behavioural contract for every adapter of the EventStore port. */
+export function eventStoreContract(name: string, factory: () => Promise<ContractSubject>) {
+  describe(`EventStore contract: ${name}`, () => {
+    let subject: ContractSubject;
+    let store: EventStore;
+    beforeAll(async () => {
+      subject = await factory();
+      store = subject.store;
+    });
+    afterAll(async () => {
+      await subject?.cleanup();
+    });
+
+    describe('append and read', () => {
+      it('appends to a new stream and reads back ids, types, data and metadata in revision order', async () => {
+        const s = stream();
+        const id = randomUUID();
+        const result = await store.appendToStream(
+          s,
+          [
+            {
+              id,
+              type: 'Opened',
+              data: { name: 'Zoë Ångström — 李小龍', nested: { list: [1, 'two', null] } },
+              metadata: { actor: 'a' },
+            },
+            { type: 'Noted', data: {} },
+            { type: 'Noted', data: { long: 'x'.repeat(100_000) } },
+          ],
+          { expectedRevision: 'no_stream' },
+        );
+        expect(result.nextExpectedRevision).toBe(2n);
+        const read = await store.readStream(s);
+        expect(read.exists).toBe(true);
+        expect(read.revision).toBe(2n);
+        expect(read.events.map((e) => e.revision)).toEqual([0n, 1n, 2n]);
+        expect(read.events[0]).toMatchObject({
+          id,
+          type: 'Opened',
+          streamName: s,
+          category: 'case',
+          data: { name: 'Zoë Ångström — 李小龍', nested: { list: [1, 'two', null] } },
+          metadata: { actor: 'a' },
+        });
+        expect(read.events[0]!.recordedAt).toBeInstanceOf(Date);
+        expect(read.events[2]!.data).toEqual({ long: 'x'.repeat(100_000) });
+        expect(read.events[2]!.position).toBe(result.position);
+      });
+
+      it('appends at the expected revision and reports the actual revision on a mismatch', async () => {
+        const s = stream();
+        await store.appendToStream(s, [event(0), event(1)], { expectedRevision: 'no_stream' });
+        await store.appendToStream(s, [event(2)], { expectedRevision: 1n });
+        const error = await rejection(store.appendToStream(s, [event(3)], { expectedRevision: 1n }));
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        expect(error).toMatchObject({ streamName: s, expected: 1n, actual: 2n });
+      });
+
+      it('refuses no_stream on an existing stream', async () => {
+        const s = stream();
+        await store.appendToStream(s, [event(0)]);
+        const error = await rejection(store.appendToStream(s, [event(1)], { expectedRevision: 'no_stream' }));
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        expect((error as WrongExpectedVersionError).actual).toBe(0n);
+      });
+
+      it('refuses stream_exists on a missing stream and accepts it on an existing one', async () => {
+        const s = stream();
+        const error = await rejection(
+          store.appendToStream(s, [event(0)], { expectedRevision: 'stream_exists' }),
+        );
+        expect(error).toBeInstanceOf(WrongExpectedVersionError);
+        expect((error as WrongExpectedVersionError).actual).toBe(-1n);
+        await store.appendToStream(s, [event(0)], { expectedRevision: 'no_stream' });
+        const ok = await store.appendToStream(s, [event(1)], { expectedRevision: 'stream_exists' });
+        expect(ok.nextExpectedRevision).toBe(1n);
+      });
+
+      it('reads a missing stream as empty, without an error', async () => {
+        expect(await store.readStream(stream())).toEqual({ exists: false, revision: -1n, events: [] });
+      });
+
+      it('reads from a revision, with a maximum count, and backwards', async () => {
+        const s = stream();
+        await store.appendToStream(
+          s,
+          [0, 1, 2, 3, 4].map((n) => event(n)),
+        );
+        const from = await store.readStream(s, { fromRevision: 2n, maxCount: 2 });
+        expect(from.events.map((e) => e.revision)).toEqual([2n, 3n]);
+        expect(from.revision).toBe(4n);
+        const back = await store.readStream(s, { direction: 'backwards', maxCount: 2 });
+        expect(back.events.map((e) => e.revision)).toEqual([4n, 3n]);
+        const backFrom = await store.readStream(s, { direction: 'backwards', fromRevision: 1n });
+        expect(backFrom.events.map((e) => e.revision)).toEqual([1n, 0n]);
+        const past = await store.readStream(s, { fromRevision: 9n });
+        expect(past).toMatchObject({ exists: true, revision: 4n, events: [] });
+      });
+
+      it('lets exactly one of many concurrent appends at the same expected revision win', async () => {
+        const s = stream();
+        await store.appendToStream(s, [event(0)]);
+        const results = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) =>
+            store.appendToStream(s, [event(i + 1)], { expectedRevision: 0n }),
+          ),
+        );
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+        expect(failures).toHaveLength(9);
+        for (const failure of failures) expect(failure.reason).toBeInstanceOf(WrongExpectedVersionError);
+        expect((await store.readStream(s)).events.map((e) => e.revision)).toEqual([0n, 1n]);
+      });
+
+      it('keeps revisions contiguous under concurrent appends with any', async () => {
+        const s = stream();
+        await Promise.all(
+          Array.from({ length: 10 }, (_, w) =>
+            (async () => {
+              for (let i = 0; i < 5; i++) await store.appendToStream(s, [event(w * 10 + i)]);
+            })(),
+          ),
+        );
+        const read = await store.readStream(s);
+        expect(read.events.map((e) => e.revision)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(i)));
+        expect(new Set(read.events.map((e) => (e.data as { n: number }).n)).size).toBe(50);
+      });
+
+      it('treats a retried append of the same event ids as a no-op success', async () => {
+        const s = stream();
+        const first = [
+          { ...event(0), id: randomUUID() },
+          { ...event(1), id: randomUUID() },
+        ];
+        const original = await store.appendToStream(s, first, { expectedRevision: 'no_stream' });
+        const retried = await store.appendToStream(s, first, { expectedRevision: 'no_stream' });
+        expect(retried.nextExpectedRevision).toBe(original.nextExpectedRevision);
+        expect(retried.position).toBe(original.position);
+        const second = [{ ...event(2), id: randomUUID() }];
+        await store.appendToStream(s, second, { expectedRevision: 1n });
+        const retriedAtRevision = await store.appendToStream(s, second, { expectedRevision: 1n });
+        expect(retriedAtRevision.nextExpectedRevision).toBe(2n);
+        const retriedWithAny = await store.appendToStream(s, second);
+        expect(retriedWithAny.nextExpectedRevision).toBe(2n);
+        expect((await store.readStream(s)).events).toHaveLength(3);
+      });
+
+      it('refuses the same event ids at another place, and a retry that repeats only some ids', async () => {
+        const s = stream();
+        const id = randomUUID();
+        await store.appendToStream(s, [{ ...event(0), id }, event(1)]);
+        const moved = await rejection(
+          store.appendToStream(s, [{ ...event(0), id }], { expectedRevision: 0n }),
+        );
+        expect(moved).toBeInstanceOf(WrongExpectedVersionError);
+        const partial = await rejection(store.appendToStream(s, [{ ...event(0), id }, event(5)]));
+        expect(partial).toBeInstanceOf(IdempotencyMismatchError);
+        expect((await store.readStream(s)).events).toHaveLength(2);
+      });
+
+      it('rejects an empty append, invalid stream names and non-UUID event ids', async () => {
+        await expect(store.appendToStream(stream(), [])).rejects.toBeInstanceOf(TypeError);
+        for (const bad of ['', 'nocategory', '-x', 'Case-1', 'case-', 'case-a b']) {
+          await expect(store.appendToStream(bad, [event(0)])).rejects.toBeInstanceOf(InvalidStreamNameError);
+        }
+        await expect(
+          store.appendToStream(stream(), [{ ...event(0), id: 'not-a-uuid' }]),
+        ).rejects.toBeInstanceOf(TypeError);
+      });
+    });
+
+    describe('global feed', () => {
+      it('delivers every event of a category in per-stream revision order with increasing positions', async () => {
+        const category = uniqueCategory();
+        const streams = [stream(category), stream(category), stream(category)];
+        for (let round = 0; round < 3; round++) {
+          for (const s of streams) await store.appendToStream(s, [event(round), event(round + 10)]);
+        }
+        const seen = await collect(store, [category], 18);
+        expect(seen).toHaveLength(18);
+        for (let i = 1; i < seen.length; i++) {
+          expect(store.compareCheckpoints(seen[i - 1]!.position, seen[i]!.position)).toBe(-1);
+        }
+        for (const s of streams) {
+          expect(seen.filter((e) => e.streamName === s).map((e) => e.revision)).toEqual(
+            Array.from({ length: 6 }, (_, i) => BigInt(i)),
+          );
+        }
+      });
+
+      it('filters by category', async () => {
+        const a = uniqueCategory();
+        const b = uniqueCategory();
+        await store.appendToStream(stream(b), [event(0)]);
+        await store.appendToStream(stream(a), [event(1)]);
+        await store.appendToStream(stream(b), [event(2)]);
+        const page = await store.readFeed({ after: null, categories: [a], limit: 100 });
+        expect(page.map((e) => e.category)).toEqual([a]);
+        const both = await store.readFeed({ after: null, categories: [a, b], limit: 100 });
+        expect(both.map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2]);
+      });
+
+      it('resumes after a checkpoint with nothing lost and nothing repeated', async () => {
+        const category = uniqueCategory();
+        const s = stream(category);
+        await store.appendToStream(
+          s,
+          [0, 1, 2, 3, 4, 5].map((n) => event(n)),
+        );
+        const firstPart = await collect(store, [category], 2);
+        const rest = await collect(store, [category], 4, firstPart[1]!.position);
+        expect([...firstPart, ...rest].map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+        const page = await store.readFeed({ after: rest[3]!.position, categories: [category], limit: 10 });
+        expect(page).toEqual([]);
+      });
+
+      it('marks catching up, then delivers events appended later', async () => {
+        const category = uniqueCategory();
+        await store.appendToStream(stream(category), [event(0)]);
+        const controller = new AbortController();
+        const received: { event: RecordedEvent; at: number }[] = [];
+        let caughtUp!: () => void;
+        const caughtUpOnce = new Promise<void>((resolve) => {
+          caughtUp = resolve;
+        });
+        const reader = (async () => {
+          for await (const item of store.subscribe({
+            after: null,
+            categories: [category],
+            signal: controller.signal,
+          })) {
+            if (isCaughtUp(item)) caughtUp();
+            else received.push({ event: item, at: Date.now() });
+            if (received.length === 2) controller.abort();
+          }
+        })();
+        await caughtUpOnce;
+        expect(received).toHaveLength(1);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const appendedAt = Date.now();
+        await store.appendToStream(stream(category), [event(1)]);
+        await reader;
+        expect(received.map((r) => (r.event.data as { n: number }).n)).toEqual([0, 1]);
+        if (subject.liveLatencyBudgetMs !== undefined) {
+          expect(received[1]!.at - appendedAt).toBeLessThan(subject.liveLatencyBudgetMs);
+        }
+      });
+
+      it('delivers every event exactly once, in per-stream order, under many concurrent writers', async () => {
+        const category = uniqueCategory();
+        const writers = 8;
+        const appendsPerWriter = 50;
+        const total = writers * appendsPerWriter;
+        const reading = collect(store, [category], total, null, 60_000);
+        await Promise.all(
+          Array.from({ length: writers }, (_, w) =>
+            (async () => {
+              const own = stream(category);
+              for (let i = 0; i < appendsPerWriter; i++) {
+                // Half the writers share one stream each other, to contend on per-stream order too.
+                const target = w % 2 === 0 ? own : `${category}-shared`;
+                await store.appendToStream(target, [event(i, { w })]);
+                if (Math.random() < 0.2)
+                  await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+              }
+            })(),
+          ),
+        );
+        const seen = await reading;
+        expect(seen).toHaveLength(total);
+        expect(new Set(seen.map((e) => e.id)).size).toBe(total);
+        const byStream = new Map<string, bigint[]>();
+        for (const e of seen) byStream.set(e.streamName, [...(byStream.get(e.streamName) ?? []), e.revision]);
+        for (const revisions of byStream.values()) {
+          expect(revisions).toEqual(revisions.map((_, i) => BigInt(i)));
+        }
+        expect(byStream.get(`${category}-shared`)).toHaveLength((writers / 2) * appendsPerWriter);
+      });
+
+      it('reports the last appended position as the head once the feed is quiet', async () => {
+        const result = await store.appendToStream(stream(uniqueCategory()), [event(0)]);
+        const head = await store.headCheckpoint();
+        expect(head).not.toBeNull();
+        expect(store.compareCheckpoints(head!, result.position)).toBeGreaterThanOrEqual(0);
+      });
+    });
+  });
+}
