@@ -1,0 +1,258 @@
+import { EventEmitter } from 'node:events';
+import {
+  type AllStreamRecordedEvent,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type AppendResult,
+  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
+  type EventData,
+  type EventStoreDBClient,
+  type Filter,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  StreamNotFoundError,
+  type SubscribeToAllOptions,
+} from '@eventstore/db-client';
+import { describe, expect, it } from 'vitest';
+import { eventStoreContract } from '../../../test/contract/eventStore.contract.js';
+import type { Checkpoint } from '../eventStore.js';
+import { esdbEventStoreOver } from './esdbEventStore.js';
+import { comparePositions } from './mapping.js';
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+class FakeSubscription extends EventEmitter {
+  constructor(
+    private readonly filter: Filter | undefined,
+    readonly unsubscribe: () => Promise<void>,
+  ) {
+    super();
+  }
+
+  offer(record: AllStreamRecordedEvent): void {
+    const filter = this.filter;
+    const matches =
+      !filter ||
+      ('prefixes' in filter && filter.filterOn === 'streamName'
+        ? filter.prefixes.some((prefix) => record.streamId.startsWith(prefix))
+        : 'regex' in filter && new RegExp(filter.regex).test(record.type));
+    if (matches) this.emit('data', { event: record });
+  }
+}
+
+/**
+ * EventStoreDB as this adapter relies on it behaving, in memory: one position per event with commit
+ * equal to prepare, forwards reads that include their start position and backwards reads that exclude
+ * it, `$>` links in `$ce-` streams, StreamNotFoundError raised while iterating, retried appends
+ * acknowledged without a position, and a conflict for a retry that repeats only some ids. It shows the
+ * adapter's logic is sound given those server facts; only a real server shows the facts hold
+ * (test/contract/esdb.contract.int.spec.ts).
+ */
+class FakeEsdb {
+  private readonly log: AllStreamRecordedEvent[] = [];
+  private readonly streams = new Map<string, AllStreamRecordedEvent[]>();
+  private readonly subscriptions = new Set<FakeSubscription>();
+  private nextPosition = 1_000n;
+  disposed = false;
+
+  constructor() {
+    this.record('$stats-127.0.0.1:2113', 'StatsCollected', {});
+  }
+
+  get client(): EventStoreDBClient {
+    return this as unknown as EventStoreDBClient;
+  }
+
+  get openSubscriptions(): number {
+    return this.subscriptions.size;
+  }
+
+  async appendToStream(
+    streamName: string,
+    events: EventData[],
+    { expectedRevision = 'any' }: { expectedRevision?: AppendExpectedRevision } = {},
+  ): Promise<AppendResult> {
+    await tick();
+    const stream = this.streams.get(streamName) ?? [];
+    const current = stream.length - 1;
+    const conflict = () =>
+      new EsdbWrongExpectedVersionError(undefined, {
+        streamName,
+        expected: expectedRevision,
+        current: current < 0 ? 'no_stream' : BigInt(current),
+      });
+    const ids = events.map((event) => event.id);
+    if (expectedRevision === 'any' || expectedRevision === 'stream_exists') {
+      if (expectedRevision === 'stream_exists' && current < 0) throw conflict();
+      const found = ids.map((id) => stream.find((event) => event.id === id));
+      if (found[0]) {
+        if (found.every(Boolean)) return { success: true, nextExpectedRevision: found.at(-1)!.revision };
+        throw conflict();
+      }
+    } else {
+      const expected = expectedRevision === 'no_stream' ? -1 : Number(expectedRevision);
+      if (expected < current) {
+        if (ids.every((id, i) => stream[expected + 1 + i]?.id === id)) {
+          return { success: true, nextExpectedRevision: BigInt(expected + ids.length) };
+        }
+        throw conflict();
+      }
+      if (expected > current) throw conflict();
+    }
+    for (const event of events) {
+      const record = this.record(streamName, event.type, event.data, event.metadata, event.id);
+      stream.push(record);
+      this.record(`$ce-${streamName.split('-')[0]}`, '$>', `${record.revision}@${streamName}`);
+    }
+    this.streams.set(streamName, stream);
+    return {
+      success: true,
+      nextExpectedRevision: stream.at(-1)!.revision,
+      position: stream.at(-1)!.position,
+    };
+  }
+
+  readStream(streamName: string, options: ReadStreamOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
+    const { fromRevision = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER } = options;
+    const streams = this.streams;
+    return (async function* () {
+      await tick();
+      const stream = streams.get(streamName);
+      if (!stream) throw new StreamNotFoundError(undefined, streamName);
+      const selected =
+        direction === 'forwards'
+          ? stream.filter(
+              (e) => fromRevision === 'start' || (fromRevision !== 'end' && e.revision >= fromRevision),
+            )
+          : stream
+              .filter(
+                (e) => fromRevision === 'end' || (fromRevision !== 'start' && e.revision <= fromRevision),
+              )
+              .reverse();
+      for (const event of selected.slice(0, Number(maxCount))) yield { event };
+    })();
+  }
+
+  readAll(options: ReadAllOptions = {}): AsyncIterable<AllStreamResolvedEvent> {
+    const { fromPosition = 'start', direction = 'forwards', maxCount = Number.MAX_SAFE_INTEGER } = options;
+    const log = this.log;
+    return (async function* () {
+      await tick();
+      const ordered = direction === 'forwards' ? [...log] : [...log].reverse();
+      const selected = ordered.filter((record) => {
+        if (fromPosition === 'start' || fromPosition === 'end') return true;
+        const order = comparePositions(record.position, fromPosition);
+        return direction === 'forwards' ? order >= 0 : order < 0;
+      });
+      for (const event of selected.slice(0, Number(maxCount))) yield { event };
+    })();
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions = {}): FakeSubscription {
+    if (options.fromPosition !== 'end') throw new Error('the fake only subscribes from the end');
+    const subscription = new FakeSubscription(options.filter, async () => {
+      this.subscriptions.delete(subscription);
+    });
+    this.subscriptions.add(subscription);
+    setImmediate(() => subscription.emit('confirmation'));
+    return subscription;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+  }
+
+  private record(
+    streamId: string,
+    type: string,
+    data: unknown,
+    metadata?: unknown,
+    id: string = crypto.randomUUID(),
+  ): AllStreamRecordedEvent {
+    const position = { commit: this.nextPosition, prepare: this.nextPosition };
+    this.nextPosition += 137n;
+    const record = {
+      streamId,
+      id,
+      isJson: true,
+      revision: BigInt(this.log.filter((r) => r.streamId === streamId).length),
+      type,
+      created: new Date(),
+      data: structuredClone(data),
+      metadata: metadata === undefined ? undefined : structuredClone(metadata),
+      position,
+    } as AllStreamRecordedEvent;
+    this.log.push(record);
+    for (const subscription of this.subscriptions) subscription.offer(record);
+    return record;
+  }
+}
+
+// The poll interval is far above the latency budget: live delivery must come from the doorbell.
+eventStoreContract('EventStoreDB adapter over an in-memory fake client', async () => {
+  const store = esdbEventStoreOver(new FakeEsdb().client, { pollIntervalMs: 5_000 });
+  return { store, liveLatencyBudgetMs: 250, cleanup: () => store.close() };
+});
+
+describe('EventStoreDB adapter details', () => {
+  it('answers maxCount 0 with the stream state only', async () => {
+    const store = esdbEventStoreOver(new FakeEsdb().client);
+    await store.appendToStream('case-1', [
+      { type: 'A', data: {} },
+      { type: 'B', data: {} },
+    ]);
+    expect(await store.readStream('case-1', { maxCount: 0 })).toEqual({
+      exists: true,
+      revision: 1n,
+      events: [],
+    });
+    expect(await store.readStream('case-2', { maxCount: 0 })).toEqual({
+      exists: false,
+      revision: -1n,
+      events: [],
+    });
+  });
+
+  it('refuses a negative fromRevision', async () => {
+    const store = esdbEventStoreOver(new FakeEsdb().client);
+    await expect(store.readStream('case-1', { fromRevision: -1n })).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('returns from a wait at once when events are already visible after the given position', async () => {
+    const fake = new FakeEsdb();
+    const store = esdbEventStoreOver(fake.client);
+    const { position } = await store.appendToStream('case-1', [{ type: 'A', data: {} }]);
+    await store.appendToStream('case-1', [{ type: 'B', data: {} }]);
+    const started = Date.now();
+    await store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 5_000, after: position });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(fake.openSubscriptions).toBe(0);
+  });
+
+  it('waits out the timeout when nothing arrives, and ends early on abort or close', async () => {
+    const fake = new FakeEsdb();
+    const store = esdbEventStoreOver(fake.client);
+    const head = (await store.headCheckpoint()) as Checkpoint | null;
+    expect(head).toBeNull();
+
+    let started = Date.now();
+    await store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 50, categories: [] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+
+    const controller = new AbortController();
+    started = Date.now();
+    const aborted = store.waitForEvents({ signal: controller.signal, timeoutMs: 5_000, after: null });
+    setTimeout(() => controller.abort(), 20);
+    await aborted;
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    const pending = store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 5_000 });
+    await tick();
+    started = Date.now();
+    await store.close();
+    await pending;
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(fake.disposed).toBe(true);
+    expect(fake.openSubscriptions).toBe(0);
+  });
+});

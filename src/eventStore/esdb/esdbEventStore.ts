@@ -1,0 +1,226 @@
+import {
+  BACKWARDS,
+  type Direction,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  type Position,
+  type ReadRevision,
+  START,
+} from '@eventstore/db-client';
+import { v4 } from 'uuid';
+import {
+  type AppendResult,
+  assertAppendable,
+  type Checkpoint,
+  type EventStore,
+  type ReadFeedOptions,
+  type ReadStreamOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+  streamCategory,
+  type WaitForEventsOptions,
+} from '../eventStore.js';
+import { type Doorbell, ringOnNextEvent } from './doorbell.js';
+import { headPosition, type ScanOptions, scanFeed } from './feed.js';
+import {
+  compareCheckpoints,
+  decodePosition,
+  encodePosition,
+  eventIds,
+  isStreamNotFound,
+  lastRevisionFromRead,
+  mapAppendError,
+  toEsdbExpectedRevision,
+  toEventData,
+  toRecordedEvent,
+} from './mapping.js';
+import { subscribeToFeed } from './subscription.js';
+
+export interface EsdbEventStoreOptions {
+  /** e.g. `esdb://localhost:2113?tls=false`. */
+  connectionString: string;
+  /** Upper bound on a subscriber's wait when the live doorbell misses an append. */
+  pollIntervalMs?: number;
+}
+
+const notFound = (): ReadStreamResult => ({ exists: false, revision: -1n, events: [] });
+
+export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore {
+  return esdbEventStoreOver(EventStoreDBClient.connectionString(options.connectionString), options);
+}
+
+/** The adapter over a given client (tests pass a fake one). `close()` disposes the client. */
+export function esdbEventStoreOver(
+  client: EventStoreDBClient,
+  options: Pick<EsdbEventStoreOptions, 'pollIntervalMs'> = {},
+): EventStore {
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const doorbells = new Set<Doorbell>();
+
+  /** Reads a whole (bounded) stream read; a missing stream gives null. */
+  async function read(
+    streamName: string,
+    readOptions: { fromRevision: ReadRevision; direction: Direction; maxCount?: number | undefined },
+  ): Promise<RecordedEvent[] | null> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of client.readStream(streamName, { ...readOptions, resolveLinkTos: false })) {
+        if (resolved.event) events.push(toRecordedEvent(resolved.event));
+      }
+    } catch (error) {
+      if (isStreamNotFound(error)) return null;
+      throw error;
+    }
+    return events;
+  }
+
+  async function lastRevision(streamName: string): Promise<bigint> {
+    const last = await read(streamName, { fromRevision: END, direction: BACKWARDS, maxCount: 1 });
+    return last?.[0]?.revision ?? -1n;
+  }
+
+  /** The server reports no position when it recognised a retried append; the original's is in the stream. */
+  async function positionAt(streamName: string, revision: bigint): Promise<Position> {
+    const [event] =
+      (await read(streamName, { fromRevision: revision, direction: FORWARDS, maxCount: 1 })) ?? [];
+    if (!event)
+      throw new Error(`EventStoreDB reported ${streamName}@${revision} as written but it is not there`);
+    return decodePosition(event.position);
+  }
+
+  async function waitForEvents({
+    signal,
+    timeoutMs,
+    categories,
+    after,
+  }: WaitForEventsOptions): Promise<void> {
+    if (signal.aborted) return;
+    const deadline = startDeadline(timeoutMs, signal);
+    // An empty category list matches nothing, and the server refuses an empty prefix filter.
+    const doorbell = categories?.length === 0 ? null : ringOnNextEvent(client, categories);
+    if (doorbell) doorbells.add(doorbell);
+    try {
+      if (doorbell && after !== undefined) {
+        // Look only once the subscription is live, so an append between the look and the wait still rings.
+        await Promise.race([doorbell.ready, deadline.done]);
+        if (deadline.expired()) return;
+        const visible = await scanFeed(client, {
+          after: after ? decodePosition(after) : null,
+          categories,
+          limit: 1,
+        });
+        if (visible.events.length > 0) return;
+      }
+      await Promise.race(doorbell ? [doorbell.rung, deadline.done] : [deadline.done]);
+    } finally {
+      deadline.cancel();
+      if (doorbell) {
+        doorbells.delete(doorbell);
+        await doorbell.close();
+      }
+    }
+  }
+
+  const store: EventStore = {
+    kind: 'esdb',
+
+    async appendToStream(streamName, events, appendOptions = {}): Promise<AppendResult> {
+      assertAppendable(streamName, events);
+      const expected = appendOptions.expectedRevision ?? 'any';
+      const ids = eventIds(streamName, events, v4);
+      const data = events.map((event, i) => toEventData(event, ids[i]!));
+      try {
+        const result = await client.appendToStream(streamName, data, {
+          expectedRevision: toEsdbExpectedRevision(expected),
+        });
+        const position = result.position ?? (await positionAt(streamName, result.nextExpectedRevision));
+        return { nextExpectedRevision: result.nextExpectedRevision, position: encodePosition(position) };
+      } catch (error) {
+        throw mapAppendError(error, streamName, expected);
+      }
+    },
+
+    async readStream(streamName, readOptions: ReadStreamOptions = {}): Promise<ReadStreamResult> {
+      streamCategory(streamName);
+      const direction = readOptions.direction ?? 'forwards';
+      const { fromRevision, maxCount } = readOptions;
+      if (fromRevision !== undefined && fromRevision < 0n) {
+        throw new TypeError(`fromRevision must be >= 0, got ${fromRevision}`);
+      }
+      let events: RecordedEvent[] = [];
+      // maxCount 0 still answers whether the stream exists and where it is.
+      if (maxCount === undefined || maxCount > 0) {
+        const found = await read(streamName, {
+          fromRevision: fromRevision ?? (direction === 'backwards' ? END : START),
+          direction: direction === 'backwards' ? BACKWARDS : FORWARDS,
+          maxCount,
+        });
+        if (found === null) return notFound();
+        events = found;
+      }
+      const revisions = events.map((event) => event.revision);
+      const revision =
+        lastRevisionFromRead({ direction, fromRevision, maxCount }, revisions) ??
+        (await lastRevision(streamName));
+      if (revision === -1n) return notFound();
+      return { exists: true, revision, events };
+    },
+
+    async readFeed({ after, categories, limit }: ReadFeedOptions): Promise<RecordedEvent[]> {
+      const scan = await scanFeed(client, { after: after ? decodePosition(after) : null, categories, limit });
+      return scan.events;
+    },
+
+    subscribe(subscribeOptions) {
+      const feed = {
+        scan: (scanOptions: ScanOptions) => scanFeed(client, scanOptions),
+        waitForEvents,
+      };
+      return subscribeToFeed(feed, subscribeOptions, pollIntervalMs);
+    },
+
+    waitForEvents,
+
+    async headCheckpoint(): Promise<Checkpoint | null> {
+      const head = await headPosition(client);
+      return head ? encodePosition(head) : null;
+    },
+
+    compareCheckpoints,
+
+    async close() {
+      await Promise.all([...doorbells].map((doorbell) => doorbell.close()));
+      await client.dispose();
+    },
+  };
+  return store;
+}
+
+interface Deadline {
+  done: Promise<void>;
+  expired(): boolean;
+  cancel(): void;
+}
+
+/** Settles after `timeoutMs` or on abort, whichever comes first. */
+function startDeadline(timeoutMs: number, signal: AbortSignal): Deadline {
+  let expired = false;
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => {
+    finish = () => {
+      expired = true;
+      resolve();
+    };
+  });
+  const timer = setTimeout(finish, timeoutMs);
+  signal.addEventListener('abort', finish, { once: true });
+  return {
+    done,
+    expired: () => expired,
+    cancel() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', finish);
+    },
+  };
+}

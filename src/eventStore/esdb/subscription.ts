@@ -1,0 +1,46 @@
+import type { Checkpoint, SubscribeOptions, SubscriptionItem, WaitForEventsOptions } from '../eventStore.js';
+import type { FeedScan, ScanOptions } from './feed.js';
+import { decodePosition, encodePosition } from './mapping.js';
+
+export interface FeedReader {
+  scan(options: ScanOptions): Promise<FeedScan>;
+  waitForEvents(options: WaitForEventsOptions): Promise<void>;
+}
+
+/** Bounds one step of a scan through other categories' events, so an abort is noticed in time. */
+const MAX_PAGES_PER_STEP = 20;
+
+/**
+ * The port's `subscribe` over `$all`. Unlike the generic `subscribeFromFeed`, it continues each read
+ * from the last `$all` record it looked at rather than from the last event it delivered: with a
+ * category filter, restarting from the last delivered event would rescan every other category's
+ * events since then on every poll.
+ */
+export async function* subscribeToFeed(
+  feed: FeedReader,
+  options: SubscribeOptions,
+  pollIntervalMs: number,
+): AsyncGenerator<SubscriptionItem> {
+  const { signal, categories } = options;
+  const limit = options.batchSize ?? 500;
+  let cursor = options.after ? decodePosition(options.after) : null;
+  let delivered: Checkpoint | null = options.after;
+  while (!signal.aborted) {
+    const scan = await feed.scan({ after: cursor, categories, limit, maxPages: MAX_PAGES_PER_STEP });
+    for (const event of scan.events) {
+      if (signal.aborted) return;
+      yield event;
+      delivered = event.position;
+    }
+    cursor = scan.cursor;
+    if (scan.reachedEnd) {
+      yield { kind: 'caughtUp', checkpoint: delivered };
+      await feed.waitForEvents({
+        signal,
+        timeoutMs: pollIntervalMs,
+        categories,
+        after: cursor ? encodePosition(cursor) : null,
+      });
+    }
+  }
+}
