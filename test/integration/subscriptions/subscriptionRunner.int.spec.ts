@@ -1,0 +1,341 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore } from '../../../src/eventStore/eventStore.js';
+import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
+import { loadCheckpoint, resumeSubscription } from '../../../src/subscriptions/checkpointStore.js';
+import type { SubscriptionHandler } from '../../../src/subscriptions/handler.js';
+import {
+  createSubscriptionRunner,
+  type SubscriptionRunner,
+  type SubscriptionRunnerOptions,
+} from '../../../src/subscriptions/subscriptionRunner.js';
+import { eventually } from '../../support/eventually.js';
+import {
+  appendEvents,
+  createSeenTable,
+  fastRunnerOptions,
+  seenHandler,
+  seenTimes,
+  uniqueCategory,
+} from '../../support/subscriptionFixtures.js';
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+
+describe('subscription runner', () => {
+  let db: TestDatabase;
+  let store: EventStore;
+  const runners: SubscriptionRunner[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    store = createPostgresEventStore({ pool: db.pool, connectionString: db.url, pollIntervalMs: 200 });
+    await createSeenTable(db.pool);
+  });
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((runner) => runner.stop()));
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  function runner(handler: SubscriptionHandler, options: Partial<SubscriptionRunnerOptions> = {}) {
+    const created = createSubscriptionRunner({
+      ...fastRunnerOptions,
+      ...options,
+      pool: db.pool,
+      databaseUrl: db.url,
+      store,
+      handler,
+    });
+    runners.push(created);
+    return created;
+  }
+
+  const everyEventOnce = async (subscriptionId: string, expectedIds: string[]) => {
+    const seen = await seenTimes(db.pool, subscriptionId);
+    expect([...seen.keys()].sort()).toEqual([...expectedIds].sort());
+    expect([...seen.values()].every((times) => times === 1)).toBe(true);
+  };
+
+  it('handles every event once and stores the checkpoint of the last one', async () => {
+    const category = uniqueCategory();
+    const events = await appendEvents(store, category, 25);
+    const subscription = runner(seenHandler(`sub-${category}`, category));
+    const reached: string[] = [];
+    subscription.onCheckpoint((passed) => reached.push(passed));
+    subscription.start();
+    await subscription.waitForCheckpoint(events.at(-1)!.position);
+
+    await everyEventOnce(
+      `sub-${category}`,
+      events.map((event) => event.id),
+    );
+    expect((await loadCheckpoint(db.pool, `sub-${category}`))?.checkpoint).toBe(events.at(-1)!.position);
+    // Notified after each committed batch of 10, in feed order.
+    expect(reached.slice(0, 2)).toEqual([events[9]!.position, events[19]!.position]);
+    expect(reached.at(-1)).toBe(subscription.checkpoint);
+  });
+
+  it('passes positions of other categories once caught up, so callers can wait on any position', async () => {
+    const category = uniqueCategory();
+    const own = await appendEvents(store, category, 3);
+    const other = await appendEvents(store, uniqueCategory(), 1);
+    const subscription = runner(seenHandler(`sub-${category}`, category));
+    subscription.start();
+    await subscription.waitForCheckpoint(other[0]!.position, { timeoutMs: 10_000 });
+    // The stored checkpoint stays on the subscription's own last event.
+    expect((await loadCheckpoint(db.pool, `sub-${category}`))?.checkpoint).toBe(own.at(-1)!.position);
+  });
+
+  it('rolls back the handler writes with the checkpoint when the handler throws after writing', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const events = await appendEvents(store, category, 5);
+    let calls = 0;
+    let stateSeenByRetry: { rows: number; checkpoint: string | null | undefined } | undefined;
+    const subscription = runner(
+      seenHandler(
+        id,
+        category,
+        async () => {
+          if (++calls === 2) {
+            stateSeenByRetry = {
+              rows: (await seenTimes(db.pool, id)).size,
+              checkpoint: (await loadCheckpoint(db.pool, id))?.checkpoint,
+            };
+          }
+        },
+        () => {
+          if (calls === 1) throw new Error('fails after writing');
+        },
+      ),
+    );
+    subscription.start();
+    await subscription.waitForCheckpoint(events.at(-1)!.position);
+
+    expect(stateSeenByRetry).toEqual({ rows: 0, checkpoint: null });
+    await everyEventOnce(
+      id,
+      events.map((event) => event.id),
+    );
+    const row = await loadCheckpoint(db.pool, id);
+    expect(row).toMatchObject({ status: 'active', attempts: 0, lastError: null });
+  });
+
+  it('rolls a batch back when another writer moved the checkpoint meanwhile (compare-and-swap)', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const events = await appendEvents(store, category, 15);
+    const firstBatch = events.slice(0, 10);
+    let moved = false;
+    const subscription = runner(
+      seenHandler(id, category, undefined, async () => {
+        if (moved) return;
+        moved = true;
+        // Another runner committing the same batch first: only its checkpoint is visible here.
+        await db.pool.query('UPDATE es_checkpoints SET checkpoint = $2 WHERE subscription_id = $1', [
+          id,
+          firstBatch.at(-1)!.position,
+        ]);
+      }),
+    );
+    subscription.start();
+    await subscription.waitForCheckpoint(events.at(-1)!.position);
+
+    const seen = await seenTimes(db.pool, id);
+    expect(firstBatch.filter((event) => seen.has(event.id))).toEqual([]);
+    await everyEventOnce(
+      id,
+      events.slice(10).map((event) => event.id),
+    );
+  });
+
+  it('keeps a second runner on the same id on standby, following the leader, until the leader stops', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const handledBy: Record<string, number> = { first: 0, second: 0 };
+    const counting = (name: string) =>
+      seenHandler(id, category, (events) => {
+        handledBy[name]! += events.length;
+      });
+    const first = runner(counting('first'));
+    first.start();
+    await eventually(() => expect(first.state).toBe('leading'));
+    const second = runner(counting('second'));
+    second.start();
+    await eventually(() => expect(second.state).toBe('standby'));
+
+    const before = await appendEvents(store, category, 12);
+    await first.waitForCheckpoint(before.at(-1)!.position);
+    await second.waitForCheckpoint(before.at(-1)!.position, { timeoutMs: 5_000 });
+    expect(handledBy).toEqual({ first: 12, second: 0 });
+
+    await first.stop();
+    await eventually(() => expect(second.state).toBe('leading'));
+    const all = await appendEvents(store, category, 8);
+    await second.waitForCheckpoint(all.at(-1)!.position);
+    expect(handledBy).toEqual({ first: 12, second: 8 });
+    await everyEventOnce(
+      id,
+      all.map((event) => event.id),
+    );
+  });
+
+  it('stops processing when the leader loses its lock session, and a standby takes over', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const handledBy: Record<string, number> = { first: 0, second: 0 };
+    const counting = (name: string) =>
+      seenHandler(id, category, (events) => {
+        handledBy[name]! += events.length;
+      });
+    // The first steps back for longer than the second retries: the takeover order is then known.
+    const first = runner(counting('first'), { standbyRetryMs: 2_000 });
+    first.start();
+    await eventually(() => expect(first.state).toBe('leading'));
+    const second = runner(counting('second'), { standbyRetryMs: 50 });
+    second.start();
+    await eventually(() => expect(second.state).toBe('standby'));
+
+    const { rows } = await db.pool.query<{ terminated: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS terminated FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('sub:' || $1::text, 0)`,
+      [id],
+    );
+    expect(rows).toEqual([{ terminated: true }]);
+
+    await eventually(() => expect(second.state).toBe('leading'));
+    expect(first.state).toBe('standby');
+    const events = await appendEvents(store, category, 6);
+    await second.waitForCheckpoint(events.at(-1)!.position);
+    expect(handledBy).toEqual({ first: 0, second: 6 });
+    await everyEventOnce(
+      id,
+      events.map((event) => event.id),
+    );
+  });
+
+  it('isolates a poison event, parks on it with a visible status while other subscriptions go on, and resumes', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const events = await appendEvents(store, category, 10);
+    const poison = events[6]!;
+    let fixed = false;
+    const failing = runner(
+      seenHandler(id, category, (batch) => {
+        if (!fixed && batch.some((event) => event.id === poison.id))
+          throw new Error('cannot project this event');
+      }),
+      { batchSize: 4 },
+    );
+    const healthy = runner(seenHandler(`healthy-${category}`, category));
+    failing.start();
+    healthy.start();
+
+    await eventually(() => expect(failing.state).toBe('parked'));
+    const parked = await loadCheckpoint(db.pool, id);
+    expect(parked).toMatchObject({
+      status: 'parked',
+      // The events before the poison one committed while it was being isolated.
+      checkpoint: events[5]!.position,
+      parkedEventId: poison.id,
+      parkedPosition: poison.position,
+      attempts: fastRunnerOptions.retry.maxAttempts,
+    });
+    expect(parked?.lastError).toContain('cannot project this event');
+    expect(parked?.parkedAt).toBeInstanceOf(Date);
+    await everyEventOnce(
+      id,
+      events.slice(0, 6).map((event) => event.id),
+    );
+    await healthy.waitForCheckpoint(events.at(-1)!.position);
+    await everyEventOnce(
+      `healthy-${category}`,
+      events.map((event) => event.id),
+    );
+
+    // Parked means stopped: nothing moves, however long it waits.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await loadCheckpoint(db.pool, id))?.checkpoint).toBe(events[5]!.position);
+
+    fixed = true;
+    expect(await resumeSubscription(db.pool, id)).toBe('resumed');
+    await failing.waitForCheckpoint(events.at(-1)!.position);
+    await everyEventOnce(
+      id,
+      events.map((event) => event.id),
+    );
+    expect(await loadCheckpoint(db.pool, id)).toMatchObject({
+      status: 'active',
+      parkedEventId: null,
+      lastError: null,
+      attempts: 0,
+    });
+  });
+
+  it('lets the batch in flight commit when stopped, then resolves', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const events = await appendEvents(store, category, 5);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let entered!: () => void;
+    const inHandler = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const subscription = runner(
+      seenHandler(id, category, async () => {
+        entered();
+        await released;
+      }),
+    );
+    subscription.start();
+    await inHandler;
+
+    let stopped = false;
+    const stopping = subscription.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+
+    expect(subscription.state).toBe('stopped');
+    expect((await loadCheckpoint(db.pool, id))?.checkpoint).toBe(events.at(-1)!.position);
+    await everyEventOnce(
+      id,
+      events.map((event) => event.id),
+    );
+  });
+
+  it('neither loses nor repeats an event across many stops and starts while events keep coming', async () => {
+    const category = uniqueCategory();
+    const id = `sub-${category}`;
+    const slowHandler = seenHandler(id, category, () => new Promise((resolve) => setTimeout(resolve, 3)));
+    let appending = true;
+    const appender = (async () => {
+      while (appending) await appendEvents(store, category, 5);
+    })();
+
+    for (let round = 0; round < 12; round++) {
+      const subscription = runner(slowHandler, { batchSize: 7 });
+      subscription.start();
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 60));
+      await subscription.stop();
+    }
+    appending = false;
+    await appender;
+
+    const all = await appendEvents(store, category, 1);
+    const last = runner(slowHandler, { batchSize: 7 });
+    last.start();
+    await last.waitForCheckpoint(all.at(-1)!.position, { timeoutMs: 30_000 });
+    await everyEventOnce(
+      id,
+      all.map((event) => event.id),
+    );
+  });
+});
