@@ -1,0 +1,51 @@
+import type pg from 'pg';
+import { projections } from '../../projections/registry.js';
+import { installProjections } from '../../projections/registryStore.js';
+import { loadConfig } from '../config.js';
+import { createPool, openDatabase } from '../db/database.js';
+import { type MigrationReport, migrate } from '../db/migrate.js';
+import type { EventStore } from '../eventStore/eventStore.js';
+import { openEventStore } from '../eventStore/openEventStore.js';
+import type { CliIo } from './io.js';
+
+export interface CliContext {
+  pool: pg.Pool;
+  databaseUrl: string;
+  store: EventStore;
+  migration: MigrationReport;
+  installedProjections: string[];
+}
+
+/**
+ * The database exactly as the service gets it: DATABASE_URL, or the embedded server on the same
+ * data directory (reused when the service runs, started for this command otherwise), brought up to
+ * date before the command runs.
+ */
+export async function withCliContext<T>(io: CliIo, command: (context: CliContext) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
+  const database = await openDatabase(config);
+  try {
+    if (database.embedded) {
+      io.stderr.write(
+        database.embedded.owned
+          ? `Started embedded PostgreSQL in ${config.embeddedPgDir} for this command\n`
+          : `Using the running embedded PostgreSQL in ${config.embeddedPgDir}\n`,
+      );
+    }
+    const migration = await migrate(database.url);
+    const pool = createPool(database.url, { max: 5, applicationName: 'casescreen-cli' });
+    try {
+      const installedProjections = await installProjections(pool, projections);
+      const store = openEventStore(config, { pool, databaseUrl: database.url });
+      try {
+        return await command({ pool, databaseUrl: database.url, store, migration, installedProjections });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await database.close();
+  }
+}

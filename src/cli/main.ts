@@ -1,0 +1,81 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { type CliContext, withCliContext } from './context.js';
+import type { CliIo } from './io.js';
+import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
+import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
+
+export type { CliIo } from './io.js';
+
+/**
+ * The operator CLI (`npx casescreen ...`), in-process testable: returns the exit code instead of
+ * exiting. Every command works whether or not the service is running on the same data.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const inContext = async (command: (context: CliContext) => Promise<number>) => {
+    exitCode = await withCliContext(io, command);
+  };
+
+  const program = new Command('casescreen')
+    .description('Operate the case screening service: schema, projections, subscriptions')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+
+  program
+    .command('migrate')
+    .description('Bring the database schema and the read-model tables up to date')
+    .action(() =>
+      inContext(async ({ migration, installedProjections }) => {
+        for (const applied of migration.applied)
+          io.stdout.write(`Applied migration ${applied.id} ${applied.name}\n`);
+        for (const name of installedProjections) io.stdout.write(`Installed projection ${name} v1\n`);
+        if (migration.applied.length === 0 && installedProjections.length === 0) {
+          io.stdout.write('Database is up to date\n');
+        }
+        return 0;
+      }),
+    );
+
+  const projections = program.command('projections').description('Read models');
+  projections
+    .command('status')
+    .description("Each projection's version, checkpoint, lag to the head of the feed and status")
+    .option('--json', 'machine-readable output')
+    .action((options: { json?: boolean }) => inContext((context) => projectionsStatus(context, io, options)));
+  projections
+    .command('rebuild')
+    .description('Rebuild into a new table version while the current one keeps serving, then swap')
+    .argument('<name>', 'projection name')
+    .action((name: string) => inContext((context) => projectionsRebuild(context, io, name)));
+
+  const subscriptions = program.command('subscriptions').description('Projection and reactor subscriptions');
+  subscriptions
+    .command('status')
+    .description('Every subscription checkpoint, parked ones with their event and error')
+    .option('--json', 'machine-readable output')
+    .action((options: { json?: boolean }) =>
+      inContext((context) => subscriptionsStatus(context, io, options)),
+    );
+  subscriptions
+    .command('resume')
+    .description('Un-park a subscription: its runner retries the parked event')
+    .argument('<id>', 'subscription id, e.g. projection:stream_index:v1')
+    .action((id: string) => inContext((context) => subscriptionsResume(context, io, id)));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ConfigError) {
+      io.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
