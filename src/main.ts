@@ -1,1 +1,54 @@
-export {};
+import { startRuntime } from './app/runtime.js';
+import { ConfigError, loadConfig, type ProcessRole } from './config.js';
+import { createLogger } from './log.js';
+
+const ROLES: ProcessRole[] = ['all', 'serve', 'work'];
+
+/** `node dist/src/main.js [serve|work|all]`; the argument wins over ROLE; `all` by default. */
+async function main(): Promise<void> {
+  const roleArg = process.argv[2];
+  if (roleArg !== undefined && !ROLES.includes(roleArg as ProcessRole)) {
+    console.error(`Unknown role "${roleArg}": expected one of ${ROLES.join(', ')}`);
+    process.exit(2);
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(roleArg ? { ...process.env, ROLE: roleArg } : process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const runtime = await startRuntime(config, logger);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    runtime.stop().then(
+      () => {
+        logger.info('shutdown complete');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+}
+
+main().catch((error: unknown) => {
+  console.error('casescreen failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { projections } from '../../projections/registry.js';
+import { installProjections } from '../../projections/registryStore.js';
+import type { Config } from '../config.js';
+import { createPool, type Database, openDatabase } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
+import type { EventStore } from '../eventStore/eventStore.js';
+import { openEventStore } from '../eventStore/openEventStore.js';
+import { buildServer } from '../http/server.js';
+import type { Logger } from '../log.js';
+import { startWorkers } from './workers.js';
+
+export interface Runtime {
+  /** Base URL of the HTTP server, when this process serves. */
+  url: string | undefined;
+  /** Drains HTTP, lets in-flight batches commit, then closes connections and the embedded server. */
+  stop(): Promise<void>;
+}
+
+interface Stoppable {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root. `serve` answers HTTP, `work` runs projections and reactors, `all` does
+ * both. Any number of processes of each role may run against one database.
+ */
+export async function startRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const started: Stoppable[] = [];
+  const stopAll = async () => {
+    for (const part of started.reverse()) {
+      try {
+        await part.stop();
+      } catch (error) {
+        logger.error({ err: error, component: part.name }, 'error while stopping');
+      }
+    }
+  };
+  try {
+    const database: Database = await openDatabase(config, (line) =>
+      logger.debug({ component: 'postgres' }, line),
+    );
+    started.push({ name: 'database', stop: () => database.close() });
+    if (database.embedded) {
+      logger.info(
+        { port: database.embedded.port, dataDir: config.embeddedPgDir, started: database.embedded.owned },
+        'embedded PostgreSQL',
+      );
+    }
+    const report = await migrate(database.url);
+    if (report.applied.length > 0) logger.info({ applied: report.applied.map((m) => m.name) }, 'migrated');
+
+    const pool = createPool(database.url, { max: 20, applicationName: `casescreen-${config.role}` });
+    started.push({ name: 'pool', stop: () => pool.end() });
+    const store = openEventStore(config, { pool, databaseUrl: database.url });
+    started.push({ name: 'event store', stop: () => store.close() });
+    // Serve-only processes read projection views before any worker may have created them.
+    await installProjections(pool, projections);
+
+    if (config.role !== 'serve') {
+      const workers = await startWorkers({
+        pool,
+        databaseUrl: database.url,
+        store,
+        logger: logger.child({ component: 'work' }),
+        config,
+      });
+      started.push({ name: 'workers', stop: () => workers.stop() });
+    }
+    let url: string | undefined;
+    if (config.role !== 'work') {
+      const server = buildServer({ logger, readiness: readinessChecks(pool, store) });
+      await server.listen({ port: config.port, host: config.host });
+      url = serverUrl(server);
+      started.push({ name: 'http', stop: () => server.close() });
+      logger.info({ url, role: config.role }, 'serving');
+    }
+    return { url, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function readinessChecks(pool: pg.Pool, store: EventStore) {
+  return [
+    {
+      name: 'postgres',
+      check: async () => {
+        await pool.query('SELECT 1 FROM schema_migrations LIMIT 1');
+      },
+    },
+    {
+      name: 'event_store',
+      check: async () => {
+        await store.headCheckpoint();
+      },
+    },
+  ];
+}
+
+function serverUrl(server: FastifyInstance): string {
+  const address = server.server.address();
+  if (address && typeof address === 'object') {
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+  }
+  return String(address);
+}
