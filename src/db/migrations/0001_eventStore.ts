@@ -101,9 +101,8 @@ BEGIN
     RETURNING global_position
   )
   SELECT true, cur + n, max(i.global_position), pg_current_xact_id(), cur FROM inserted i;
-
-  -- Delivered only if the append commits; wakes feed readers (LISTEN es_events).
-  PERFORM pg_notify('es_events', json_build_object('c', p_category)::text);
+  -- No pg_notify here: a committing NOTIFY takes a cluster-wide lock held through the WAL flush,
+  -- which serializes concurrent appends. The adapter notifies after commit (FeedNotifier).
 END;
 $fn$;
 `,

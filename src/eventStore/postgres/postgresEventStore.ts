@@ -18,6 +18,7 @@ import {
 } from '../eventStore.js';
 import { subscribeFromFeed } from '../subscribeFromFeed.js';
 import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
+import { FeedNotifier } from './feedNotifier.js';
 import { FeedWakeups } from './wakeups.js';
 
 export interface PostgresEventStoreOptions {
@@ -51,6 +52,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   const { pool } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const wakeups = new FeedWakeups(options.connectionString);
+  const notifier = new FeedNotifier(pool);
 
   const store: EventStore = {
     kind: 'postgres',
@@ -88,6 +90,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const result = rows[0]!;
       if (!result.ok)
         throw new WrongExpectedVersionError(streamName, expected, BigInt(result.actual_revision));
+      notifier.notify(streamCategory(streamName));
       return {
         nextExpectedRevision: BigInt(result.next_revision),
         position: encodePosition({
@@ -186,6 +189,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     compareCheckpoints: comparePositions,
 
     async close() {
+      await notifier.drain();
       await wakeups.close();
     },
   };

@@ -6,6 +6,11 @@ const createSubscriber: typeof pgListen.default =
 
 export const FEED_CHANNEL = 'es_events';
 
+/** Payload on FEED_CHANNEL: the categories that received events. */
+export interface FeedNotification {
+  c: string[];
+}
+
 interface Waiter {
   categories: Set<string> | undefined;
   wake(): void;
@@ -63,7 +68,10 @@ export class FeedWakeups {
         paranoidChecking: 10_000,
       },
     );
-    subscriber.notifications.on(FEED_CHANNEL, (payload: { c?: string } | undefined) => this.wake(payload?.c));
+    subscriber.notifications.on(FEED_CHANNEL, (payload: FeedNotification | undefined) => {
+      if (Array.isArray(payload?.c)) for (const category of payload.c) this.wake(category);
+      else this.wakeAll();
+    });
     // Notifications sent while disconnected are lost: wake everyone to re-read after a reconnect.
     subscriber.events.on('connected', () => this.wakeAll());
     subscriber.events.on('error', () => {});
