@@ -17,7 +17,7 @@ import {
   measureDelivery,
   subscriptionRunnerPath,
 } from './support/delivery.js';
-import { type AppendBreakdown, breakDownAppend, createQuietAppend } from './support/diagnostics.js';
+import { type AppendBreakdown, breakDownAppend, createNotifyInsideAppend } from './support/diagnostics.js';
 import { type BenchOptions, parseOptions, USAGE } from './support/options.js';
 import { CEILING_DDL, ceilingScript, pgbenchVersion, runPgbench } from './support/pgbench.js';
 import { readWholeFeed, rebuildStreamIndex, seedFeed } from './support/rebuild.js';
@@ -73,7 +73,7 @@ async function benchmark(options: BenchOptions, server: BenchServer): Promise<vo
 
 async function prepareSchema({ pool, options }: Bench): Promise<void> {
   await pool.query(CEILING_DDL);
-  if (options.diagnose) await createQuietAppend(pool);
+  if (options.diagnose) await createNotifyInsideAppend(pool);
 }
 
 async function machineFacts({ pool, server }: Bench): Promise<string> {
@@ -177,7 +177,7 @@ async function runRebuilds({ options, store, pool, server }: Bench): Promise<Res
 async function runBreakdown({ options, pool, server, run }: Bench): Promise<AppendBreakdown[]> {
   const results: AppendBreakdown[] = [];
   for (const clients of [1, options.writers]) {
-    progress(`diagnose: node-pg INSERT and pgbench es_append (with/without NOTIFY), -c ${clients}`);
+    progress(`diagnose: es_append as shipped vs with NOTIFY inside, and INSERT, -c ${clients}`);
     results.push(
       await breakDownAppend(pool, server.url, server.libpqEnv, run, clients, options.pgbenchSeconds),
     );

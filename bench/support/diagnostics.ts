@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { createPostgresEventStore } from '../../src/eventStore/postgres/postgresEventStore.js';
+import { FEED_CHANNEL } from '../../src/eventStore/postgres/wakeups.js';
 import { measureAppends } from './appends.js';
 import { sampleJsonForPgbench } from './events.js';
 import { ceilingScript, type PgbenchResult, runPgbench } from './pgbench.js';
@@ -15,56 +16,76 @@ export interface PgbenchVariant {
   waits: WaitShare[];
 }
 
-/** Where an append's time goes: the same work measured from the bottom up. */
+/**
+ * Where an append's time goes, and what the post-commit notify saves: the shipped es_append beside
+ * a copy that sends its NOTIFY inside the transaction (the earlier design), then the bare INSERT.
+ */
 export interface AppendBreakdown {
   clients: number;
+  /** The real adapter, its es_append resolved to the copy with NOTIFY inside: the earlier design. */
+  adapterNotifyInside: { perSecond: number; p50: number; nodeCpuMsPerAppend: number; waits: WaitShare[] };
+  /** pgbench calling es_append directly: as shipped, then the copy with NOTIFY inside. */
+  esAppend: PgbenchVariant[];
   /** node-pg (pool.query) doing pgbench's single-row INSERT: the Node client's own cost. */
   nodeInsertPerSecond: number;
   nodeInsertP50Ms: number;
-  /** The real adapter, its es_append resolved to the NOTIFY-free copy: what the fix would give. */
-  adapterWithoutNotify: { perSecond: number; p50: number; nodeCpuMsPerAppend: number; waits: WaitShare[] };
-  variants: PgbenchVariant[];
+  /** pgbench doing the ceiling's INSERT again, beside the rows above. */
+  insert: PgbenchVariant;
 }
 
-const QUIET_SCHEMA = 'bench_quiet';
-const APPLICATION_NAME = 'casescreen-bench-quiet';
+const NOTIFY_INSIDE_SCHEMA = 'bench_notify_inside';
+const APPLICATION_NAME = 'casescreen-bench-notify-inside';
+
+/** The statement the copy gains before its final END: the earlier in-transaction wake-up. */
+const NOTIFY_INSIDE = `PERFORM pg_notify('${FEED_CHANNEL}', json_build_object('c', json_build_array(p_category))::text);`;
 
 /**
- * A copy of es_append without its NOTIFY, as `bench_quiet.es_append` in the throwaway database
- * only. A session with search_path `bench_quiet, public` runs the unchanged adapter against it.
+ * A copy of the shipped es_append with a NOTIFY inside its transaction, as
+ * `bench_notify_inside.es_append` in the throwaway database only. A session with search_path
+ * `bench_notify_inside, public` runs the unchanged adapter against it.
  */
-export async function createQuietAppend(pool: pg.Pool): Promise<void> {
+export async function createNotifyInsideAppend(pool: pg.Pool): Promise<void> {
   const { rows } = await pool.query<{ def: string }>(
     `SELECT pg_get_functiondef('es_append'::regproc) AS def`,
   );
-  const original = rows[0]!.def;
-  const quiet = original
-    .replace(/FUNCTION (public\.)?es_append\(/, `FUNCTION ${QUIET_SCHEMA}.es_append(`)
-    .replace(/PERFORM pg_notify\([^;]*\);/, '-- NOTIFY removed for the benchmark');
-  if (quiet === original || quiet.includes('pg_notify(')) {
-    throw new Error('Could not derive a NOTIFY-free copy of es_append');
+  const shipped = rows[0]!.def;
+  if (/pg_notify\s*\(/.test(shipped)) {
+    throw new Error('es_append already calls pg_notify; the NOTIFY-inside comparison no longer applies');
   }
-  await pool.query(`CREATE SCHEMA ${QUIET_SCHEMA}`);
-  await pool.query(quiet);
+  const finalEnd = shipped.lastIndexOf('END;');
+  if (finalEnd < 0) throw new Error('Could not find the final END of es_append');
+  const copy = `${shipped.slice(0, finalEnd)}${NOTIFY_INSIDE}\n${shipped.slice(finalEnd)}`.replace(
+    /FUNCTION (public\.)?es_append\(/,
+    `FUNCTION ${NOTIFY_INSIDE_SCHEMA}.es_append(`,
+  );
+  if (!copy.includes(`FUNCTION ${NOTIFY_INSIDE_SCHEMA}.es_append(`)) {
+    throw new Error('Could not derive a NOTIFY-inside copy of es_append');
+  }
+  await pool.query(`CREATE SCHEMA ${NOTIFY_INSIDE_SCHEMA}`);
+  await pool.query(copy);
 }
 
-/** Appends through the real adapter on sessions whose es_append is the NOTIFY-free copy. */
-async function adapterAppendsWithoutNotify(
+/**
+ * Appends through the real adapter on sessions whose es_append is the NOTIFY-inside copy. The
+ * adapter still sends its coalesced post-commit NOTIFY too (one spare connection for it, as the
+ * main phases' pool has spares).
+ */
+async function adapterAppendsNotifyInside(
   url: string,
   run: string,
   writers: number,
   seconds: number,
-): Promise<AppendBreakdown['adapterWithoutNotify']> {
+): Promise<AppendBreakdown['adapterNotifyInside']> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: writers,
+    max: writers + 1,
     application_name: APPLICATION_NAME,
-    options: `-c search_path=${QUIET_SCHEMA},public`,
+    options: `-c search_path=${NOTIFY_INSIDE_SCHEMA},public`,
   });
   const store = createPostgresEventStore({ pool, connectionString: url });
   try {
     const sampler = sampleWaits(url, APPLICATION_NAME);
-    const result = await measureAppends(store, `${run}quiet`, writers, seconds * 1000);
+    const result = await measureAppends(store, `${run}notifyInside`, writers, seconds * 1000);
     const waits = await sampler.stop();
     return {
       perSecond: result.perSecond,
@@ -86,16 +107,13 @@ function esAppendStatement(fn: string, run: string): string {
   ARRAY(SELECT jsonb_array_elements('[${data}]'::jsonb)), ARRAY(SELECT jsonb_array_elements('[{}]'::jsonb)));`;
 }
 
-/** The ways of appending compared: as shipped, without NOTIFY, and with NOTIFY as its own statement. */
-function variantScripts(run: string): { name: string; script: string }[] {
-  const notify = `SELECT pg_notify('es_events', '{"c": "benchPgbench"}');`;
+/** The es_append variants compared: as shipped, and the copy with NOTIFY inside. */
+function esAppendScripts(run: string): { name: string; script: string }[] {
   return [
-    { name: 'INSERT (the ceiling, again)', script: ceilingScript() },
-    { name: 'es_append (NOTIFY inside)', script: esAppendStatement('es_append', run) },
-    { name: 'es_append without NOTIFY', script: esAppendStatement(`${QUIET_SCHEMA}.es_append`, run) },
+    { name: 'es_append as shipped', script: esAppendStatement('public.es_append', run) },
     {
-      name: 'es_append w/o NOTIFY, then NOTIFY alone',
-      script: `${esAppendStatement(`${QUIET_SCHEMA}.es_append`, run)}\n${notify}`,
+      name: 'es_append with NOTIFY inside',
+      script: esAppendStatement(`${NOTIFY_INSIDE_SCHEMA}.es_append`, run),
     },
   ];
 }
@@ -134,23 +152,26 @@ export async function breakDownAppend(
   clients: number,
   seconds: number,
 ): Promise<AppendBreakdown> {
-  const node = await nodeInserts(pool, clients, seconds);
-  const adapterWithoutNotify = await adapterAppendsWithoutNotify(url, run, clients, seconds);
-  const variants: PgbenchVariant[] = [];
-  for (const { name, script } of variantScripts(run)) {
+  const pgbench = async (name: string, script: string): Promise<PgbenchVariant> => {
     const walBefore = await walPosition(pool);
     const sampler = sampleWaits(url, 'pgbench');
     const result = await runPgbench({ script, clients, seconds, libpqEnv });
     const waits = await sampler.stop();
     const walBytes = await walBytesSince(pool, walBefore);
-    variants.push({ name, result, walBytesPerTransaction: walBytes / result.transactions, waits });
-  }
+    return { name, result, walBytesPerTransaction: walBytes / result.transactions, waits };
+  };
+  const adapterNotifyInside = await adapterAppendsNotifyInside(url, run, clients, seconds);
+  const esAppend: PgbenchVariant[] = [];
+  for (const { name, script } of esAppendScripts(run)) esAppend.push(await pgbench(name, script));
+  const node = await nodeInserts(pool, clients, seconds);
+  const insert = await pgbench('INSERT (the ceiling, again)', ceilingScript());
   return {
     clients,
+    adapterNotifyInside,
+    esAppend,
     nodeInsertPerSecond: node.perSecond,
     nodeInsertP50Ms: node.p50,
-    adapterWithoutNotify,
-    variants,
+    insert,
   };
 }
 

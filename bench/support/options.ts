@@ -16,7 +16,7 @@ export interface BenchOptions {
   /** Events per batch (one read-model transaction) of the rebuild; 200 is the runner's default. */
   rebuildBatch: number;
   pgbenchSeconds: number;
-  /** Break an append down with pgbench (es_append with and without its NOTIFY); on unless --no-diagnose. */
+  /** Compare es_append as shipped with a copy that NOTIFYs inside its transaction; on unless --no-diagnose. */
   diagnose: boolean;
 }
 
@@ -42,7 +42,8 @@ export const USAGE = `Usage: node dist/bench/eventStore.bench.js [options]
 ${Object.values(NUMERIC)
   .map((spec) => `${`  --${spec.flag} <n>`.padEnd(28)}(env ${spec.env}, default ${spec.fallback})`)
   .join('\n')}
-  --no-diagnose             (env BENCH_DIAGNOSE=0) skip the pgbench breakdown of es_append (~40 s)
+  --no-diagnose             (env BENCH_DIAGNOSE=0) skip the breakdown: es_append as shipped vs with NOTIFY
+                            inside, adapter and pgbench, at 1 and N clients (10 x pgbench-seconds)
   DATABASE_URL              use this server (a throwaway database on it) instead of an embedded one`;
 
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions | 'help' {
