@@ -17,8 +17,8 @@ import {
   WrongExpectedVersionError,
 } from '../eventStore.js';
 import { subscribeFromFeed } from '../subscribeFromFeed.js';
-import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
 import { FeedNotifier } from './feedNotifier.js';
+import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
 import { FeedWakeups } from './wakeups.js';
 
 export interface PostgresEventStoreOptions {
