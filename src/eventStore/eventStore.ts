@@ -1,3 +1,5 @@
+import { validate as isUuid, v4 as uuidv4 } from 'uuid';
+
 /**
  * The event store port. Semantics follow EventStoreDB so that both adapters
  * (PostgreSQL, EventStoreDB) are interchangeable behind it:
@@ -162,6 +164,25 @@ export function streamName(category: string, id: string): string {
 
 export function isCaughtUp(item: SubscriptionItem): item is CaughtUp {
   return (item as CaughtUp).kind === 'caughtUp';
+}
+
+/**
+ * The ids an append stores: the caller's (validated, lower-cased, since EventStoreDB hands ids back
+ * in lower case and retries must compare equal) or fresh ones.
+ */
+export function assignEventIds(
+  streamName: string,
+  events: NewEvent[],
+  generate: () => string = uuidv4,
+): string[] {
+  const ids = events.map((event) => {
+    if (event.id !== undefined && !isUuid(event.id)) {
+      throw new TypeError(`Event id "${event.id}" for ${streamName} is not a UUID`);
+    }
+    return (event.id ?? generate()).toLowerCase();
+  });
+  if (new Set(ids).size !== ids.length) throw new TypeError(`Append to ${streamName} repeats an event id`);
+  return ids;
 }
 
 /** Validates an append's arguments the same way for every adapter. */

@@ -12,6 +12,7 @@ import { v4 } from 'uuid';
 import {
   type AppendResult,
   assertAppendable,
+  assignEventIds,
   type Checkpoint,
   type EventStore,
   type ReadFeedOptions,
@@ -27,7 +28,6 @@ import {
   compareCheckpoints,
   decodePosition,
   encodePosition,
-  eventIds,
   isStreamNotFound,
   lastRevisionFromRead,
   mapAppendError,
@@ -128,7 +128,7 @@ export function esdbEventStoreOver(
     async appendToStream(streamName, events, appendOptions = {}): Promise<AppendResult> {
       assertAppendable(streamName, events);
       const expected = appendOptions.expectedRevision ?? 'any';
-      const ids = eventIds(streamName, events, v4);
+      const ids = assignEventIds(streamName, events, v4);
       const data = events.map((event, i) => toEventData(event, ids[i]!));
       try {
         const result = await client.appendToStream(streamName, data, {

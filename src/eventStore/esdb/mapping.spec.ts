@@ -5,13 +5,17 @@ import {
   StreamNotFoundError,
 } from '@eventstore/db-client';
 import { describe, expect, it } from 'vitest';
-import { type Checkpoint, IdempotencyMismatchError, WrongExpectedVersionError } from '../eventStore.js';
+import {
+  assignEventIds,
+  type Checkpoint,
+  IdempotencyMismatchError,
+  WrongExpectedVersionError,
+} from '../eventStore.js';
 import {
   compareCheckpoints,
   comparePositions,
   decodePosition,
   encodePosition,
-  eventIds,
   feedCategory,
   fromCurrentRevision,
   isOnFeed,
@@ -81,7 +85,7 @@ describe('event ids and data', () => {
   it('keeps supplied ids (lower-cased) and generates the missing ones', () => {
     let n = 0;
     const generate = () => `00000000-0000-4000-8000-00000000000${n++}`;
-    const ids = eventIds(
+    const ids = assignEventIds(
       'case-1',
       [
         { id: UUID.toUpperCase(), type: 'A', data: {} },
@@ -93,11 +97,11 @@ describe('event ids and data', () => {
   });
 
   it('refuses ids that are not UUIDs, and the same id twice in one append', () => {
-    expect(() => eventIds('case-1', [{ id: 'not-a-uuid', type: 'A', data: {} }], () => UUID)).toThrow(
+    expect(() => assignEventIds('case-1', [{ id: 'not-a-uuid', type: 'A', data: {} }], () => UUID)).toThrow(
       TypeError,
     );
     expect(() =>
-      eventIds(
+      assignEventIds(
         'case-1',
         [
           { id: UUID, type: 'A', data: {} },

@@ -17,7 +17,6 @@ import {
   STREAM_EXISTS,
   StreamNotFoundError,
 } from '@eventstore/db-client';
-import { validate as isUuid } from 'uuid';
 import {
   type Checkpoint,
   type EventMetadata,
@@ -73,18 +72,6 @@ export function compareCheckpoints(a: Checkpoint, b: Checkpoint): -1 | 0 | 1 {
 }
 
 /** Supplied ids must be UUIDs (the server's event id type); missing ones are generated. */
-export function eventIds(streamName: string, events: NewEvent[], generate: () => string): string[] {
-  const ids = events.map((event) => {
-    if (event.id !== undefined && !isUuid(event.id)) {
-      throw new TypeError(`Event id "${event.id}" for ${streamName} is not a UUID`);
-    }
-    // The server hands ids back in lower case; normalising keeps retries comparable.
-    return (event.id ?? generate()).toLowerCase();
-  });
-  if (new Set(ids).size !== ids.length) throw new TypeError(`Append to ${streamName} repeats an event id`);
-  return ids;
-}
-
 export function toEventData(event: NewEvent, id: string): EventData {
   return jsonEvent({
     id,

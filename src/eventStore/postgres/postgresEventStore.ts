@@ -1,13 +1,12 @@
 import type pg from 'pg';
-import { validate as isUuid, v4 as uuidv4 } from 'uuid';
 import {
   type AppendResult,
   assertAppendable,
+  assignEventIds,
   type Checkpoint,
   type EventStore,
   type ExpectedRevision,
   IdempotencyMismatchError,
-  type NewEvent,
   type ReadFeedOptions,
   type ReadStreamOptions,
   type ReadStreamResult,
@@ -60,7 +59,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     async appendToStream(streamName, events, appendOptions = {}): Promise<AppendResult> {
       assertAppendable(streamName, events);
       const expected = appendOptions.expectedRevision ?? 'any';
-      const ids = eventIds(streamName, events);
+      const ids = assignEventIds(streamName, events);
       const { rows } = await pool
         .query<{
           ok: boolean;
@@ -202,17 +201,6 @@ function expectedToText(expected: ExpectedRevision): string {
     return expected.toString();
   }
   return expected;
-}
-
-function eventIds(streamName: string, events: NewEvent[]): string[] {
-  const ids = events.map((event) => {
-    if (event.id !== undefined && !isUuid(event.id)) {
-      throw new TypeError(`Event id "${event.id}" for ${streamName} is not a UUID`);
-    }
-    return (event.id ?? uuidv4()).toLowerCase();
-  });
-  if (new Set(ids).size !== ids.length) throw new TypeError(`Append to ${streamName} repeats an event id`);
-  return ids;
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {

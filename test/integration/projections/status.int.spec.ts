@@ -5,11 +5,11 @@ import { rebuildProjection } from '../../../projections/rebuild.js';
 import { startProjections } from '../../../projections/startProjections.js';
 import { projectionStatuses } from '../../../projections/status.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
-import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { resumeSubscription } from '../../../src/subscriptions/checkpointStore.js';
 import { eventually } from '../../support/eventually.js';
 import { fastRunnerOptions, feedOf, uniqueCategory } from '../../support/subscriptionFixtures.js';
-import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+import type { TestDatabase } from '../../support/testDatabase.js';
+import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
 /** A minimal projection over one category: a row per event, failing on 'Poison' events until cured. */
 function probeProjection(name: string, category: string, version = 1) {
@@ -36,15 +36,13 @@ function probeProjection(name: string, category: string, version = 1) {
 describe('projection status', () => {
   let db: TestDatabase;
   let store: EventStore;
+  let opened: TestEventStore | undefined;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    store = createPostgresEventStore({ pool: db.pool, connectionString: db.url, pollIntervalMs: 100 });
+    opened = await openTestEventStore();
+    ({ db, store } = opened);
   });
-  afterAll(async () => {
-    await store.close();
-    await db.drop();
-  });
+  afterAll(() => opened?.close());
 
   it('shows the lag to the head, a parked subscription with its event and error, and its recovery', async () => {
     const category = uniqueCategory('st');

@@ -4,22 +4,20 @@ import { startProjections } from '../../../projections/startProjections.js';
 import { findStream, listStreams } from '../../../projections/streamIndex/queries.js';
 import { streamIndexProjection } from '../../../projections/streamIndex/streamIndexProjection.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
-import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { fastRunnerOptions, feedOf, uniqueCategory } from '../../support/subscriptionFixtures.js';
-import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+import type { TestDatabase } from '../../support/testDatabase.js';
+import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
 describe('stream index projection', () => {
   let db: TestDatabase;
   let store: EventStore;
+  let opened: TestEventStore | undefined;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    store = createPostgresEventStore({ pool: db.pool, connectionString: db.url, pollIntervalMs: 100 });
+    opened = await openTestEventStore();
+    ({ db, store } = opened);
   });
-  afterAll(async () => {
-    await store.close();
-    await db.drop();
-  });
+  afterAll(() => opened?.close());
 
   it('keeps one row per stream with its revision, count, last type and times', async () => {
     const category = uniqueCategory('si');
