@@ -6,49 +6,39 @@ export type ProcessRole = (typeof roles)[number];
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
-const envSchema = z
-  .object({
-    DATABASE_URL: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
-        .optional(),
-    ),
-    EVENT_STORE: z.preprocess(emptyToUndefined, z.enum(['postgres', 'esdb']).default('postgres')),
-    ESDB_CONNECTION_STRING: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^(esdb|esdb\+discover|kurrentdb|kdb):\/\//, 'must be an esdb:// connection string')
-        .optional(),
-    ),
-    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-    HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
-    ROLE: z.preprocess(emptyToUndefined, z.enum(roles).default('all')),
-    EMBEDDED_PG_DIR: z.preprocess(emptyToUndefined, z.string().default('.data/postgres')),
-    LOG_LEVEL: z.preprocess(
-      emptyToUndefined,
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ),
-    FEED_POLL_INTERVAL_MS: z.preprocess(
-      emptyToUndefined,
-      z.coerce.number().int().min(10).max(60_000).default(1000),
-    ),
-    SHUTDOWN_TIMEOUT_MS: z.preprocess(
-      emptyToUndefined,
-      z.coerce.number().int().min(100).max(600_000).default(30_000),
-    ),
-  })
-  .superRefine((env, ctx) => {
-    if (env.EVENT_STORE === 'esdb' && !env.ESDB_CONNECTION_STRING) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['ESDB_CONNECTION_STRING'],
-        message: 'is required when EVENT_STORE=esdb',
-      });
-    }
-  });
+const envSchema = z.object({
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+      .optional(),
+  ),
+  EVENT_STORE: z.preprocess(emptyToUndefined, z.enum(['postgres', 'esdb']).default('postgres')),
+  ESDB_CONNECTION_STRING: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(esdb|esdb\+discover|kurrentdb|kdb):\/\//, 'must be an esdb:// connection string')
+      .optional(),
+  ),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  ROLE: z.preprocess(emptyToUndefined, z.enum(roles).default('all')),
+  EMBEDDED_PG_DIR: z.preprocess(emptyToUndefined, z.string().default('.data/postgres')),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  FEED_POLL_INTERVAL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(10).max(60_000).default(1000),
+  ),
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(100).max(600_000).default(30_000),
+  ),
+});
 
 export interface Config {
   databaseUrl: string | undefined;
@@ -70,9 +60,13 @@ export class ConfigError extends Error {
 /** Parses the environment once at start-up; every problem is reported at once, by variable name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  // Checked on the raw values so that it is reported together with every other problem.
+  if (env.EVENT_STORE === 'esdb' && !env.ESDB_CONNECTION_STRING) {
+    problems.push('ESDB_CONNECTION_STRING: is required when EVENT_STORE=esdb');
+  }
+  if (!parsed.success || problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   }
   const e = parsed.data;
   return {
