@@ -1,9 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { CliInputError, type CommandHost } from './commandSupport.js';
 import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';
+import { registerKeyCommands } from './keyCommands.js';
 import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
+import { registerWorkspaceCommands } from './workspaceCommands.js';
 
 export type { CliIo } from './io.js';
 
@@ -18,7 +21,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
 
   const program = new Command('casescreen')
-    .description('Operate the case screening service: schema, projections, subscriptions')
+    .description(
+      'Operate the case screening service: schema, projections, subscriptions, workspaces, API keys',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -66,11 +71,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .argument('<id>', 'subscription id, e.g. projection:stream_index:v1')
     .action((id: string) => inContext((context) => subscriptionsResume(context, io, id)));
 
+  const host: CommandHost = { io, inContext };
+  registerWorkspaceCommands(program, host);
+  registerKeyCommands(program, host);
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CliInputError) {
+      io.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof ConfigError) {
       io.stderr.write(`${error.message}\n`);
       return 2;
