@@ -1,19 +1,54 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../log.js';
+import {
+  BODY_LIMIT_BYTES,
+  clientErrorHandler,
+  handleError,
+  handleFrameworkError,
+  registerNotFoundHandler,
+  setStandardHeaders,
+} from './errorHandling.js';
 import { type ReadinessCheck, registerHealthRoutes } from './health.js';
+import { clientRequestId, generateRequestId } from './requestId.js';
 
 export interface ServerDependencies {
   logger: Logger;
   readiness: ReadinessCheck[];
 }
 
+/**
+ * The HTTP conventions of docs/api-conventions.md: request ids, the version header, the error
+ * envelope for every failure, 404/405, JSON-only bodies up to 1 MiB. Routes registered on the
+ * returned instance inherit all of it.
+ */
 export function buildServer(deps: ServerDependencies): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Lets in-flight requests finish on close while refusing new connections.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Our ids only; an incoming X-Request-Id is logged, never adopted (see requestId.ts).
+    requestIdHeader: false,
+    genReqId: generateRequestId,
+    // Same name in logs as in the envelope, so one search finds both.
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    childLoggerFactory: (logger, bindings, options, rawRequest) => {
+      const clientId = clientRequestId(rawRequest);
+      return logger.child(clientId ? { ...bindings, client_request_id: clientId } : bindings, options);
+    },
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: clientErrorHandler(deps.logger),
   });
+  // Bodies are JSON or nothing: text/plain would hand handlers a string where they expect an object.
+  app.removeContentTypeParser('text/plain');
+  // First hook of all, so the headers are on the reply whatever fails later, 404s included.
+  app.addHook('onRequest', (_request, reply, done) => {
+    setStandardHeaders(reply);
+    done();
+  });
+  app.setErrorHandler(handleError);
+  registerNotFoundHandler(app);
   registerHealthRoutes(app, deps.readiness);
   return app;
 }

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BODY_LIMIT_BYTES, toApiError } from './errorHandling.js';
+import { ApiError } from './errors.js';
+import { clientRequestId, generateRequestId } from './requestId.js';
+
+function fastifyError(code: string, statusCode: number, message = 'fastify says'): Error {
+  return Object.assign(new Error(message), { code, statusCode });
+}
+
+describe('toApiError', () => {
+  it('passes ApiErrors through', () => {
+    const error = ApiError.conflict('Busy.');
+    expect(toApiError(error)).toBe(error);
+  });
+
+  it('maps request-level fastify errors to 400 invalid_request', () => {
+    for (const code of [
+      'FST_ERR_CTP_INVALID_JSON_BODY',
+      'FST_ERR_CTP_EMPTY_JSON_BODY',
+      'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+      'FST_ERR_CTP_BODY_TOO_LARGE',
+      'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
+      'FST_ERR_BAD_URL',
+      'FST_ERR_MAX_PARAM_LENGTH',
+      'FST_ERR_SOMETHING_NEW',
+    ]) {
+      expect(toApiError(fastifyError(code, 400))).toMatchObject({ status: 400, code: 'invalid_request' });
+    }
+    expect(toApiError(fastifyError('FST_ERR_CTP_BODY_TOO_LARGE', 413)).details).toEqual({
+      limit_bytes: BODY_LIMIT_BYTES,
+    });
+  });
+
+  it('keeps fieldErrors for schema validation failures', () => {
+    const error = Object.assign(fastifyError('FST_ERR_VALIDATION', 400), {
+      validationContext: 'body',
+      validation: [
+        { instancePath: '/subject/name', message: 'must be string' },
+        { instancePath: '', message: 'must have required property', params: { missingProperty: 'title' } },
+      ],
+    });
+    expect(toApiError(error).details).toEqual({
+      fieldErrors: { 'subject.name': ['must be string'], title: ['must have required property'] },
+    });
+  });
+
+  it('turns everything else into a 500 that says nothing of the cause', () => {
+    const schemaFailure = z.string().safeParse(1).error;
+    for (const error of [
+      new Error('password=secret at db.ts:12'),
+      new TypeError('x is undefined'),
+      schemaFailure,
+      fastifyError('FST_ERR_ASYNC_CONSTRAINT', 500),
+      Object.assign(new Error('not from fastify'), { statusCode: 404 }),
+      'a string',
+      undefined,
+    ]) {
+      const reported = toApiError(error);
+      expect(reported).toMatchObject({ status: 500, code: 'internal_error', details: null });
+      expect(reported.message).not.toMatch(/secret|undefined|fastify/);
+    }
+  });
+});
+
+describe('request ids', () => {
+  it('are req_ and 32 hex digits, unique', () => {
+    const id = generateRequestId();
+    expect(id).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(generateRequestId()).not.toBe(id);
+  });
+
+  it('log only sane client ids', () => {
+    const headers = (value: string | string[] | undefined) => ({ headers: { 'x-request-id': value } });
+    expect(clientRequestId(headers('trace-123/abc'))).toBe('trace-123/abc');
+    expect(clientRequestId(headers(undefined))).toBeUndefined();
+    expect(clientRequestId(headers(''))).toBeUndefined();
+    expect(clientRequestId(headers('has space'))).toBeUndefined();
+    expect(clientRequestId(headers('a'.repeat(201)))).toBeUndefined();
+    expect(clientRequestId(headers(['a', 'b']))).toBeUndefined();
+  });
+});

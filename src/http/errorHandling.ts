@@ -1,0 +1,179 @@
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Logger } from '../log.js';
+import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
+import { errorEnvelope } from './envelope.js';
+import { ApiError, type FieldErrors, type InputLocation, mergeFieldErrors } from './errors.js';
+import { generateRequestId, REQUEST_ID_HEADER } from './requestId.js';
+
+/**
+ * Largest request body accepted. The biggest spec bodies (case creation with notes and subject,
+ * monitoring metadata) are a few tens of KiB; 1 MiB leaves room and keeps a request's memory small.
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The only request media type: every body in the spec is a JSON document. */
+export const ACCEPTED_CONTENT_TYPES = ['application/json'] as const;
+
+/** Fastify's own errors carry a `FST_` code and an HTTP status; nothing else is trusted as a 4xx. */
+interface FrameworkError extends Error {
+  code: string;
+  statusCode: number;
+  validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[];
+  validationContext?: string;
+}
+
+function isFrameworkError(error: unknown): error is FrameworkError {
+  if (!(error instanceof Error)) return false;
+  const { code, statusCode } = error as Partial<FrameworkError>;
+  return typeof code === 'string' && code.startsWith('FST_') && typeof statusCode === 'number';
+}
+
+/**
+ * What the client is told about anything thrown. `ApiError`s pass as they are; fastify's request
+ * errors (body, content type, URL) become 400 `invalid_request`, since the spec's status lists have
+ * no 413 or 415; everything else is a 500 `internal_error` whose message says nothing of the cause.
+ * A raw ZodError is a 500 too: zod also parses rows and events, and a bug there is not the client's.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (!isFrameworkError(error) || error.statusCode >= 500) return ApiError.internal();
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return ApiError.invalidRequest('The request body is not valid JSON.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return ApiError.invalidRequest('The request body is empty; send a JSON document.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ApiError.invalidRequest('Content-Type must be application/json.', {
+        accepted_content_types: [...ACCEPTED_CONTENT_TYPES],
+      });
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ApiError.invalidRequest(`The request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.`, {
+        limit_bytes: BODY_LIMIT_BYTES,
+      });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return ApiError.invalidRequest('The request body does not match its Content-Length.');
+    case 'FST_ERR_BAD_URL':
+      return ApiError.invalidRequest('The request path is not a valid URL.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return ApiError.invalidRequest('A path parameter is too long.');
+    case 'FST_ERR_NOT_FOUND':
+      return ApiError.notFound();
+    case 'FST_ERR_VALIDATION':
+      return ApiError.invalidRequest('The request has invalid fields.', {
+        fieldErrors: schemaFieldErrors(error),
+      });
+    default:
+      return ApiError.invalidRequest(error.message);
+  }
+}
+
+/** Routes declaring a JSON schema (zod is the norm here) report in the same fieldErrors shape. */
+function schemaFieldErrors(error: FrameworkError): FieldErrors {
+  const location: InputLocation =
+    error.validationContext === 'querystring'
+      ? 'query'
+      : ((error.validationContext ?? 'body') as InputLocation);
+  return mergeFieldErrors(
+    ...(error.validation ?? []).map((item) => {
+      const path = (item.instancePath ?? '').split('/').filter(Boolean);
+      const missing = item.params?.missingProperty;
+      if (typeof missing === 'string') path.push(missing);
+      return { [path.length > 0 ? path.join('.') : location]: [item.message ?? 'Invalid value.'] };
+    }),
+  );
+}
+
+/** Request id and API version on a reply; hooks do it for routed requests, framework errors by hand. */
+export function setStandardHeaders(reply: FastifyReply): void {
+  reply.header(REQUEST_ID_HEADER, reply.request.id).header(API_VERSION_HEADER, API_VERSION);
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): void {
+  reply.code(error.status).send(errorEnvelope(reply.request.id, error));
+}
+
+function logError(request: FastifyRequest, thrown: unknown, reported: ApiError): void {
+  if (reported.status >= 500) {
+    // The full error stays in the log, found by the request id the client was given.
+    request.log.error({ err: thrown, code: reported.code }, 'request failed');
+  } else {
+    request.log.info({ code: reported.code, status: reported.status }, reported.message);
+  }
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const reported = toApiError(error);
+  logError(request, error, reported);
+  if (reply.raw.headersSent) {
+    // A response already under way cannot become an envelope; cut it so the client sees a failure.
+    reply.raw.destroy();
+    return;
+  }
+  sendError(reply, reported);
+}
+
+/** For `frameworkErrors`: bad URLs are answered before any hook runs, so headers are set here. */
+export function handleFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  setStandardHeaders(reply);
+  handleError(error, request, reply);
+}
+
+/**
+ * Unknown paths are 404 `not_found`; a known path with a method it does not serve is 405
+ * `method_not_allowed` with `Allow`, so a client calling DELETE on a case is not told the case is
+ * missing.
+ */
+export function registerNotFoundHandler(app: FastifyInstance): void {
+  const methods = new Set<HTTPMethods>();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) methods.add(method.toUpperCase() as HTTPMethods);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = [...methods]
+      .filter((method) => method !== request.method && app.findRoute({ method, url: request.url }) !== null)
+      .sort();
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      sendError(reply, ApiError.methodNotAllowed(request.method, allowed));
+      return;
+    }
+    const path = request.url.split('?')[0] ?? request.url;
+    sendError(reply, ApiError.notFound(`No route matches ${request.method} ${path}.`));
+  });
+}
+
+/**
+ * Requests node's HTTP parser rejects (malformed request line or headers, header overflow, request
+ * timeout) never reach fastify; they still get the envelope and both headers before the connection
+ * closes.
+ */
+export function clientErrorHandler(logger: Logger) {
+  return (error: NodeJS.ErrnoException, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    logger.debug({ err: error }, 'client error');
+    if (socket.writable) {
+      const requestId = generateRequestId();
+      const message =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'The request was not received in time.'
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? 'The request headers are too large.'
+            : 'The request is not valid HTTP.';
+      const body = JSON.stringify(errorEnvelope(requestId, ApiError.invalidRequest(message)));
+      socket.write(
+        [
+          'HTTP/1.1 400 Bad Request',
+          'Connection: close',
+          'Content-Type: application/json; charset=utf-8',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          `${REQUEST_ID_HEADER}: ${requestId}`,
+          `${API_VERSION_HEADER}: ${API_VERSION}`,
+          '',
+          body,
+        ].join('\r\n'),
+      );
+    }
+    socket.destroy(error);
+  };
+}
