@@ -5,6 +5,7 @@ import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
+import { registerRequestLogCommands } from './requestLogCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
 
@@ -74,6 +75,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const host: CommandHost = { io, inContext };
   registerWorkspaceCommands(program, host);
   registerKeyCommands(program, host);
+  registerRequestLogCommands(program, host);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,6 +1,8 @@
 import { eventStoreMigration } from './0001_eventStore.js';
 import { subscriptionsMigration } from './0002_subscriptions.js';
 import { workspaceMigration } from './0003_workspace.js';
+import { idempotencyMigration } from './0004_idempotency.js';
+import { rateLimitAndRequestLogMigration } from './0005_rateLimitAndRequestLog.js';
 
 export interface Migration {
   id: number;
@@ -9,4 +11,10 @@ export interface Migration {
 }
 
 /** Applied in id order, each in its own transaction; never edit one that has shipped. */
-export const migrations: Migration[] = [eventStoreMigration, subscriptionsMigration, workspaceMigration];
+export const migrations: Migration[] = [
+  eventStoreMigration,
+  subscriptionsMigration,
+  workspaceMigration,
+  idempotencyMigration,
+  rateLimitAndRequestLogMigration,
+];

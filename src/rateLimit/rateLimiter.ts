@@ -1,0 +1,115 @@
+import type { Queryable } from '../workspace/sql.js';
+
+/** The spec's public API limit (Limits): 120 requests per fixed 60-second window per API key. */
+export const DEFAULT_LIMIT = 120;
+export const DEFAULT_WINDOW_MS = 60_000;
+
+export interface RateLimitOptions {
+  limit?: number;
+  windowMs?: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  limit: number;
+  /** Requests still allowed in this window after this one; never negative. */
+  remaining: number;
+  /** When the current window ends and the budget is full again. */
+  resetAt: Date;
+  /** Whole seconds until resetAt (at least 1) when refused; 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  hit(apiKeyId: string, now?: Date): Promise<RateLimitResult>;
+}
+
+export interface Window {
+  start: Date;
+  end: Date;
+}
+
+/**
+ * The fixed window holding `now`, aligned to the Unix epoch so that every process computes the same
+ * window without coordinating (their clocks only need to agree, as NTP keeps them).
+ */
+export function windowAt(now: Date, windowMs: number = DEFAULT_WINDOW_MS): Window {
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  return { start: new Date(start), end: new Date(start + windowMs) };
+}
+
+/** Whole seconds from `now` until `at`, rounded up so a client waiting that long is never early. */
+export function secondsUntil(at: Date, now: Date): number {
+  return Math.max(0, Math.ceil((at.getTime() - now.getTime()) / 1000));
+}
+
+/** The verdict for the `count`-th request of the window ending at `resetAt`. */
+export function decide(count: number, limit: number, resetAt: Date, now: Date): RateLimitResult {
+  const allowed = count <= limit;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, secondsUntil(resetAt, now)),
+  };
+}
+
+/**
+ * A fixed-window limiter whose counters live in PostgreSQL, shared by every service process. One
+ * atomic upsert per request: concurrent requests of a key serialize on the window's row, so exactly
+ * `limit` of them see a count within the limit. Refused requests count too, which is harmless (the
+ * window ends anyway) and keeps the hot path at a single statement.
+ */
+export function createRateLimiter(db: Queryable, options: RateLimitOptions = {}): RateLimiter {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer`);
+  if (!Number.isInteger(windowMs) || windowMs < 1000) throw new RangeError(`windowMs must be >= 1000`);
+  return {
+    async hit(apiKeyId, now = new Date()) {
+      const window = windowAt(now, windowMs);
+      const { rows } = await db.query<{ count: number }>(
+        `INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
+         ON CONFLICT (api_key_id, window_start)
+         DO UPDATE SET count = rate_limit_windows.count + 1
+         RETURNING count`,
+        [apiKeyId, window.start],
+      );
+      return decide(rows[0]!.count, limit, window.end, now);
+    },
+  };
+}
+
+/**
+ * Response headers for every rate-limited request, after the IETF draft
+ * (draft-ietf-httpapi-ratelimit-headers, the RateLimit-Limit/-Remaining/-Reset form):
+ * - RateLimit-Limit: requests allowed per window;
+ * - RateLimit-Remaining: requests left in the current window;
+ * - RateLimit-Reset: seconds until the window ends (delta seconds, not a timestamp, so client clock
+ *   skew does not matter);
+ * - Retry-After: seconds to wait, only on a refused (429) request.
+ */
+export function rateLimitHeaders(result: RateLimitResult, now: Date = new Date()): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(result.limit),
+    'RateLimit-Remaining': String(result.remaining),
+    'RateLimit-Reset': String(secondsUntil(result.resetAt, now)),
+  };
+  if (!result.allowed) headers['Retry-After'] = String(result.retryAfterSeconds);
+  return headers;
+}
+
+/**
+ * Deletes windows older than the previous one: only the current window is ever counted, the
+ * previous one is kept so that a process with a slightly late clock still finds its row.
+ */
+export async function purgeOldWindows(
+  db: Queryable,
+  now: Date = new Date(),
+  windowMs: number = DEFAULT_WINDOW_MS,
+): Promise<number> {
+  const cutoff = new Date(windowAt(now, windowMs).start.getTime() - windowMs);
+  const { rowCount } = await db.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [cutoff]);
+  return rowCount ?? 0;
+}
