@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { projections } from '../../projections/registry.js';
 import { installProjections } from '../../projections/registryStore.js';
+import { buildApiServer } from '../api/apiServer.js';
 import type { Config } from '../config.js';
 import { createPool, type Database, openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { openEventStore } from '../eventStore/openEventStore.js';
-import { buildServer } from '../http/server.js';
 import type { Logger } from '../log.js';
 import { startWorkers } from './workers.js';
 
@@ -71,7 +71,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     }
     let url: string | undefined;
     if (config.role !== 'work') {
-      const server = buildServer({ logger, readiness: readinessChecks(pool, store) });
+      const server = buildApiServer({ logger, readiness: readinessChecks(pool, store), pool });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);
       started.push({ name: 'http', stop: () => server.close() });

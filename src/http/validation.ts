@@ -48,8 +48,8 @@ export interface ParsedRequest<P extends z.ZodType, Q extends z.ZodType, B exten
 
 /**
  * Validates path parameters, query string and body of a request at once, so a client fixes every
- * problem in one round trip: all failures are merged into one 400 `fieldErrors`. A part without a
- * schema comes back as `undefined`.
+ * problem in one round trip: all failures, and the `headerProblems` the caller found itself, are
+ * merged into one 400 `fieldErrors`. A part without a schema comes back as `undefined`.
  */
 export function parseRequest<
   P extends z.ZodType = z.ZodUndefined,
@@ -58,8 +58,9 @@ export function parseRequest<
 >(
   request: Pick<FastifyRequest, 'params' | 'query' | 'body'>,
   schemas: RequestSchemas<P, Q, B>,
+  headerProblems: FieldErrors = {},
 ): ParsedRequest<P, Q, B> {
-  const reports: FieldErrors[] = [];
+  const reports: FieldErrors[] = Object.keys(headerProblems).length > 0 ? [headerProblems] : [];
   const parse = <S extends z.ZodType>(schema: S | undefined, value: unknown, location: InputLocation) => {
     if (!schema) return undefined;
     const result = schema.safeParse(value);

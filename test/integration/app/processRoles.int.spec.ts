@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listStreams } from '../../../projections/streamIndex/queries.js';
+import { runCli } from '../../../src/cli/main.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { eventually } from '../../support/eventually.js';
@@ -91,6 +92,39 @@ describe('process roles', () => {
       status: 'ready',
       checks: { postgres: 'ok', event_store: 'ok' },
     });
+    // The scripted onboarding: an operator creates a workspace and a key, a client lists its groups.
+    const admin = async (...argv: string[]) => {
+      let stdout = '';
+      const write = (text: string) => {
+        stdout += text;
+      };
+      const code = await runCli([...argv, '--json'], {
+        stdout: { write },
+        stderr: { write },
+        env: { DATABASE_URL: db.url },
+      });
+      expect(code, stdout).toBe(0);
+      return JSON.parse(stdout) as Record<string, string>;
+    };
+    const workspace = await admin('workspace', 'create', '--name', 'Process Co');
+    const key = await admin(
+      'keys',
+      'create',
+      '--account',
+      workspace.accountId!,
+      '--scopes',
+      'cases:read',
+      '--actor',
+      'agent',
+    );
+    const groups = await fetch(`${url}/v1/groups`, { headers: { authorization: `Bearer ${key.apiKey}` } });
+    expect(groups.status).toBe(200);
+    expect(await groups.json()).toMatchObject({
+      data: { groups: [{ id: workspace.defaultGroupId, is_default: true }] },
+    });
+    expect((await fetch(`${url}/v1/groups`)).status).toBe(401);
+    expect((await fetch(`${url}/v1/openapi.json`)).status).toBe(200);
+
     const category = uniqueCategory('serve');
     await store.appendToStream(`${category}-1`, [{ type: 'Seen', data: {} }]);
     await new Promise((resolve) => setTimeout(resolve, 800));

@@ -1,0 +1,49 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { buildServer, type ServerDependencies } from '../http/server.js';
+import type { RateLimiter } from '../rateLimit/rateLimiter.js';
+import { createRateLimiter } from '../rateLimit/rateLimiter.js';
+import { groupRoutes } from './groups/groupRoutes.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { requestLogHook } from './requestLogHook.js';
+import { type ApiRoute, registerApiRoutes } from './route.js';
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+export const DOCS_PATH = '/docs';
+
+export interface ApiServerDependencies extends ServerDependencies {
+  pool: pg.Pool;
+  /** Defaults to the spec's 120 requests per 60 s, shared through the database. */
+  rateLimiter?: RateLimiter;
+  /** Routes beyond the public API's (tests add their own probes this way). */
+  extraRoutes?: readonly ApiRoute[];
+}
+
+/** Every public endpoint of the spec that has landed, in the spec's order. */
+export function publicRoutes(pool: pg.Pool): ApiRoute[] {
+  return [...groupRoutes(pool)];
+}
+
+/**
+ * The HTTP server with the public API: the conventions of buildServer, the `/v1` routes behind
+ * authentication, rate limit, authorization and idempotency, the request metadata log, and the
+ * generated OpenAPI document with its reference page. The document and the page are public: they
+ * describe the contract, not anyone's data.
+ */
+export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
+  const app = buildServer(deps);
+  const routes = [...publicRoutes(deps.pool), ...(deps.extraRoutes ?? [])];
+  const document = buildOpenApiDocument(publicRoutes(deps.pool));
+  app.addHook('onResponse', requestLogHook(deps.pool));
+  registerApiRoutes(
+    app,
+    { pool: deps.pool, rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool) },
+    routes,
+  );
+  app.get(OPENAPI_PATH, async () => document);
+  app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
+  app.register(fastifySwaggerUi, { routePrefix: DOCS_PATH });
+  return app;
+}

@@ -1,0 +1,116 @@
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { errorEnvelope } from '../http/envelope.js';
+import { toApiError } from '../http/errorHandling.js';
+import { ApiError } from '../http/errors.js';
+import { idempotentEventId } from '../idempotency/deterministicIds.js';
+import {
+  abandonRequest,
+  beginRequest,
+  completeRequest,
+  fingerprintRequest,
+} from '../idempotency/idempotencyStore.js';
+import type { ApiKeyRecord } from '../workspace/apiKeys.js';
+
+/**
+ * How long a started request owns its key before a retry may take it over. Far above any handler's
+ * run time: a takeover only ever happens after a crash or a stall, never beside a live attempt.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
+
+/** What a mutating handler gets to make its writes repeatable (docs/idempotency.md). */
+export interface IdempotencyContext {
+  key: string;
+  /** An earlier attempt with this key may have written part of the work before it died. */
+  recovered: boolean;
+  /** The id of the command's `index`-th event: the same on every attempt with this key. */
+  eventId(index: number): string;
+}
+
+export interface Response {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Runs a POST or PATCH at most once per (API key, Idempotency-Key): a completed key replays its
+ * stored response, a key in use answers 409 `conflict`, a key used for another request 409
+ * `idempotency_conflict`. Responses under 500 are stored, 5xx free the key so the retry the spec
+ * allows runs the work again (with the same event ids, so nothing is written twice).
+ */
+export async function executeIdempotently(
+  pool: pg.Pool,
+  request: FastifyRequest,
+  apiKey: ApiKeyRecord,
+  idempotencyKey: string,
+  work: (context: IdempotencyContext) => Promise<Response>,
+): Promise<Response & { replayed: boolean }> {
+  const claim = { apiKeyId: apiKey.id, key: idempotencyKey };
+  const begun = await beginRequest(pool, {
+    ...claim,
+    fingerprint: fingerprintRequest({ method: request.method, path: request.url, body: request.body }),
+    method: request.method,
+    path: request.url,
+    leaseMs: IDEMPOTENCY_LEASE_MS,
+  });
+  switch (begun.kind) {
+    case 'replay':
+      return { status: begun.status, body: begun.body, replayed: true };
+    case 'in_flight':
+      throw ApiError.conflict('A request with this Idempotency-Key is still in progress; retry it shortly.');
+    case 'mismatch':
+      throw ApiError.idempotencyConflict();
+  }
+  const context: IdempotencyContext = {
+    key: idempotencyKey,
+    recovered: begun.recovered,
+    eventId: (index) => idempotentEventId(apiKey.id, idempotencyKey, index),
+  };
+  let response: Response;
+  try {
+    response = await work(context);
+  } catch (error) {
+    const reported = toApiError(error);
+    if (reported.status < 500) {
+      await store(
+        pool,
+        request,
+        { ...claim, leaseId: begun.leaseId },
+        {
+          status: reported.status,
+          body: errorEnvelope(request.id, reported),
+        },
+      );
+    } else {
+      await abandonRequest(pool, { ...claim, leaseId: begun.leaseId }).catch((abandonError: unknown) =>
+        request.log.warn(
+          { err: abandonError },
+          'could not release the Idempotency-Key; it frees itself when its lease ends',
+        ),
+      );
+    }
+    throw error;
+  }
+  await store(pool, request, { ...claim, leaseId: begun.leaseId }, response);
+  return { ...response, replayed: false };
+}
+
+/**
+ * The work is done; if its response cannot be stored the client still gets it. The key then stays
+ * claimed until its lease ends and a retry recovers it, re-deriving the same event ids.
+ */
+async function store(
+  pool: pg.Pool,
+  request: FastifyRequest,
+  claim: { apiKeyId: string; key: string; leaseId: string },
+  response: Response,
+): Promise<void> {
+  try {
+    const stored = await completeRequest(pool, { ...claim, ...response });
+    if (!stored) request.log.warn({}, 'the Idempotency-Key was taken over before this attempt finished');
+  } catch (error) {
+    request.log.error({ err: error }, 'could not store the response for the Idempotency-Key');
+  }
+}

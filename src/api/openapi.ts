@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { API_VERSION } from '../http/apiVersion.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from '../idempotency/idempotencyKey.js';
+import { IDEMPOTENT_REPLAY_HEADER } from './idempotentExecution.js';
+import { type ApiRoute, isMutating } from './route.js';
+import { dataEnvelope, ErrorEnvelope } from './schemas/common.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The Errors table of the spec, by status, as each response's description. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: '`invalid_request`: malformed JSON body, query string or path parameter, or a missing required header such as Idempotency-Key. Validation failures carry `details.fieldErrors`.',
+  401: '`unauthorized`: bearer key missing, invalid, revoked or expired.',
+  403: '`forbidden`: the key lacks the required scope, actor permission, group access or final-decision permission.',
+  404: '`not_found`: the referenced object is missing or outside the key scope.',
+  409: '`idempotency_conflict`: the Idempotency-Key was used with a different method, path or body; or `conflict`: a duplicate or in-progress mutation conflicts with this one.',
+  422: '`unprocessable_entity`: valid JSON violating a business rule.',
+  429: '`rate_limited`: the key exceeded the request limit; see `Retry-After`.',
+  500: '`internal_error`: internal failure; mutations may be retried safely with the same Idempotency-Key.',
+  503: '`source_unavailable`: the current source snapshot is missing or stale; checks are refused so that false no-match results cannot occur.',
+};
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+
+const COMMON_HEADERS = {
+  'X-Request-Id': header("This request's id, also in `meta.request_id`."),
+  'Service-Api-Version': header('The interface version that answered.', {
+    type: 'string',
+    const: API_VERSION,
+  }),
+};
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': header('Requests allowed per 60-second window.', { type: 'integer' }),
+  'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
+  'RateLimit-Reset': header('Seconds until the current window ends.', { type: 'integer' }),
+};
+
+/**
+ * Converts zod schemas to JSON Schema 2020-12 (OpenAPI 3.1's dialect) and gathers every named
+ * schema (`.meta({id})`) into `components.schemas`, so a resource is described once however many
+ * operations use it.
+ */
+class SchemaCollector {
+  readonly components: Record<string, JsonSchema> = {};
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+    }) as JsonSchema;
+    const { $schema: _dialect, $defs, ...rest } = json;
+    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+      this.components[name] = rewriteRefs(definition) as JsonSchema;
+    }
+    return rewriteRefs(rest) as JsonSchema;
+  }
+}
+
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) =>
+      key === '$ref' && typeof item === 'string'
+        ? [key, item.replace('#/$defs/', '#/components/schemas/')]
+        : [key, rewriteRefs(item)],
+    ),
+  );
+}
+
+function parameters(collector: SchemaCollector, schema: z.ZodType | undefined, location: 'path' | 'query') {
+  if (!(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
+    const converted = collector.convert(field, 'input');
+    const { description, ...fieldSchema } = converted;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || !field.safeParse(undefined).success,
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: fieldSchema,
+    };
+  });
+}
+
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description:
+    'A stable key from the upstream object. A retry with the same key, method, path and body returns the original response; keys are kept for at least 24 hours.',
+  schema: { type: 'string', minLength: IDEMPOTENCY_KEY_MIN_LENGTH, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+};
+
+function operation(collector: SchemaCollector, route: ApiRoute) {
+  const responses: Record<string, unknown> = {};
+  const dataSchema = collector.convert(dataEnvelope(route.response), 'output');
+  for (const status of route.successStatuses) {
+    responses[String(status)] = {
+      description: status === 201 ? 'Created.' : 'OK.',
+      headers: {
+        ...COMMON_HEADERS,
+        ...RATE_LIMIT_HEADERS,
+        ...(isMutating(route.method)
+          ? {
+              [IDEMPOTENT_REPLAY_HEADER]: header(
+                '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+              ),
+            }
+          : {}),
+      },
+      content: { 'application/json': { schema: dataSchema } },
+    };
+  }
+  for (const status of route.errorStatuses) {
+    const headers: Record<string, unknown> = { ...COMMON_HEADERS };
+    if (status !== 401) Object.assign(headers, RATE_LIMIT_HEADERS);
+    if (status === 429)
+      headers['Retry-After'] = header('Seconds to wait before retrying.', { type: 'integer' });
+    if (status === 401) headers['WWW-Authenticate'] = header('`Bearer realm="casescreen"`.');
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+      headers,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  const scopes = route.scopes.map((scope) => `\`${scope}\``).join(' or ');
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: [
+      route.description,
+      `Scope: ${scopes}${route.requiresFinalDecision ? ' plus the final-decision permission (never an agent key)' : ''}.`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    tags: [route.tag],
+    parameters: [
+      ...parameters(collector, route.params, 'path'),
+      ...parameters(collector, route.query, 'query'),
+      ...(isMutating(route.method) ? [IDEMPOTENCY_HEADER] : []),
+    ],
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: collector.convert(route.body, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** `/v1/cases/:case_reference` → `/v1/cases/{case_reference}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+/** The OpenAPI 3.1 document of the given routes, generated from the schemas that validate them. */
+export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
+  const collector = new SchemaCollector();
+  collector.convert(ErrorEnvelope, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(collector, route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Case Screening Service API',
+      version: API_VERSION,
+      description:
+        'Server-to-server compliance screening: cases, asynchronous sanctions, PEP and business-risk checks, match reviews, decisions, materials, case events and monitoring. Every response carries `X-Request-Id` and `Service-Api-Version`; errors use the envelope `{error: {code, message, details}, meta: {request_id}}`.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key issued by `casescreen keys create`: `Authorization: Bearer <API_KEY>`.',
+        },
+      },
+      schemas: collector.components,
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

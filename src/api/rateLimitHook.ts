@@ -1,0 +1,27 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import { type RateLimiter, rateLimitHeaders } from '../rateLimit/rateLimiter.js';
+import { requireApiKey } from './apiKeyContext.js';
+
+/**
+ * Counts every authenticated `/v1` request against its key's window and puts the rate-limit headers
+ * on the reply before anything can fail, so 403s, 404s and 409s carry them too. Runs right after
+ * authentication: a request refused for scope still spends the budget, as it cost us the work.
+ */
+export function rateLimitHook(limiter: RateLimiter) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const now = new Date();
+    const result = await limiter.hit(requireApiKey(request).id, now);
+    reply.headers(rateLimitHeaders(result, now));
+    if (!result.allowed) {
+      throw ApiError.rateLimited(
+        `This API key made more than ${result.limit} requests in the current window; retry after ${result.retryAfterSeconds} s.`,
+        {
+          limit: result.limit,
+          retry_after_seconds: result.retryAfterSeconds,
+          reset_at: result.resetAt.toISOString(),
+        },
+      );
+    }
+  };
+}
