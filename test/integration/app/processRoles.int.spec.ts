@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listStreams } from '../../../projections/streamIndex/queries.js';
-import { runCli } from '../../../src/cli/main.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
+import { runCliCaptured } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
 import { uniqueCategory } from '../../support/subscriptionFixtures.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
@@ -94,17 +94,9 @@ describe('process roles', () => {
     });
     // The scripted onboarding: an operator creates a workspace and a key, a client lists its groups.
     const admin = async (...argv: string[]) => {
-      let stdout = '';
-      const write = (text: string) => {
-        stdout += text;
-      };
-      const code = await runCli([...argv, '--json'], {
-        stdout: { write },
-        stderr: { write },
-        env: { DATABASE_URL: db.url },
-      });
-      expect(code, stdout).toBe(0);
-      return JSON.parse(stdout) as Record<string, string>;
+      const run = await runCliCaptured([...argv, '--json'], { DATABASE_URL: db.url });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as Record<string, string>;
     };
     const workspace = await admin('workspace', 'create', '--name', 'Process Co');
     const key = await admin(

@@ -2,16 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
+import { captureOutput, runCliCaptured } from '../../support/cli.js';
 import { feedOf, uniqueCategory } from '../../support/subscriptionFixtures.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
-
-function capture() {
-  const chunks: string[] = [];
-  return {
-    write: (text: string) => chunks.push(text),
-    text: () => chunks.join(''),
-  };
-}
 
 describe('casescreen CLI', () => {
   let db: TestDatabase;
@@ -26,16 +19,8 @@ describe('casescreen CLI', () => {
     await db.drop();
   });
 
-  async function cli(...argv: string[]) {
-    const stdout = capture();
-    const stderr = capture();
-    const code = await runCli(argv, {
-      stdout,
-      stderr,
-      env: { DATABASE_URL: db.url, FEED_POLL_INTERVAL_MS: '100' },
-    });
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  }
+  const cli = (...argv: string[]) =>
+    runCliCaptured(argv, { DATABASE_URL: db.url, FEED_POLL_INTERVAL_MS: '100' });
 
   it('migrates the schema and installs the projections, then has nothing left to do', async () => {
     const first = await cli('migrate');
@@ -117,9 +102,9 @@ describe('casescreen CLI', () => {
       code: 1,
       stderr: 'Unknown projection "nope". Known: stream_index\n',
     });
-    const stderr = capture();
+    const stderr = captureOutput();
     const badConfig = await runCli(['migrate'], {
-      stdout: capture(),
+      stdout: captureOutput(),
       stderr,
       env: { DATABASE_URL: 'mysql://nowhere' },
     });

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.js';
 import { recordRequest } from '../../../src/requestLog/requestLog.js';
+import { runCliCaptured } from '../../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
-
-function capture() {
-  const chunks: string[] = [];
-  return { write: (text: string) => chunks.push(text), text: () => chunks.join('') };
-}
 
 describe('casescreen requests', () => {
   let db: TestDatabase;
@@ -53,12 +48,7 @@ describe('casescreen requests', () => {
     await db.drop();
   });
 
-  async function cli(...argv: string[]) {
-    const stdout = capture();
-    const stderr = capture();
-    const code = await runCli(argv, { stdout, stderr, env: { DATABASE_URL: db.url } });
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  }
+  const cli = (...argv: string[]) => runCliCaptured(argv, { DATABASE_URL: db.url });
 
   it('lists by key and time, as a table and as JSON', async () => {
     const table = await cli('requests', 'list', '--key', keyA);

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.js';
 import { authenticateKey, parseApiKey } from '../../../src/workspace/apiKeys.js';
 import { SCOPES } from '../../../src/workspace/keyPolicy.js';
+import { runCliCaptured } from '../../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
-
-function capture() {
-  const chunks: string[] = [];
-  return { write: (text: string) => chunks.push(text), text: () => chunks.join('') };
-}
 
 describe('casescreen workspace, groups, users, memberships and keys', () => {
   let db: TestDatabase;
@@ -19,12 +14,7 @@ describe('casescreen workspace, groups, users, memberships and keys', () => {
     await db.drop();
   });
 
-  async function cli(...argv: string[]) {
-    const stdout = capture();
-    const stderr = capture();
-    const code = await runCli(argv, { stdout, stderr, env: { DATABASE_URL: db.url } });
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  }
+  const cli = (...argv: string[]) => runCliCaptured(argv, { DATABASE_URL: db.url });
 
   /** Runs a --json command that must succeed and returns its one JSON object. */
   async function cliJson(...argv: string[]): Promise<Record<string, unknown>> {
