@@ -2,16 +2,23 @@ import type { Checkpoint, EventStore, SubscribeOptions, SubscriptionItem } from 
 
 /**
  * `subscribe` for any store that can page its feed and wait for wake-ups: deliver pages in order,
- * mark each time the reader has drained what is visible, then wait (bounded by the poll interval).
+ * mark each time the reader has delivered everything committed so far, then wait (bounded by the
+ * poll interval). A store whose feed can hold committed events back (PostgreSQL, behind an older
+ * open transaction) says so through `hasHeldBack`, so `caughtUp` never claims an event that
+ * committed before it was delivered.
  */
 export async function* subscribeFromFeed(
   store: Pick<EventStore, 'readFeed' | 'waitForEvents'>,
   options: SubscribeOptions,
   pollIntervalMs: number,
+  hasHeldBack?: (after: Checkpoint | null, categories?: string[]) => Promise<boolean>,
 ): AsyncGenerator<SubscriptionItem> {
   const { signal, categories } = options;
   const limit = options.batchSize ?? 500;
   let after: Checkpoint | null = options.after;
+  // Set when hasHeldBack found nothing pending: a read after that check sees everything committed
+  // before it, so a short page then really is the end of the feed.
+  let heldBackClear = false;
   while (!signal.aborted) {
     const page = await store.readFeed({ after, categories, limit });
     for (const event of page) {
@@ -19,9 +26,17 @@ export async function* subscribeFromFeed(
       yield event;
       after = event.position;
     }
-    if (page.length < limit) {
-      yield { kind: 'caughtUp', checkpoint: after };
-      await store.waitForEvents({ signal, timeoutMs: pollIntervalMs, categories, after });
+    if (page.length === limit) {
+      heldBackClear = false;
+      continue;
     }
+    if (hasHeldBack && !heldBackClear) {
+      heldBackClear = !(await hasHeldBack(after, categories));
+      if (!heldBackClear) await store.waitForEvents({ signal, timeoutMs: pollIntervalMs, categories, after });
+      continue;
+    }
+    heldBackClear = false;
+    yield { kind: 'caughtUp', checkpoint: after };
+    await store.waitForEvents({ signal, timeoutMs: pollIntervalMs, categories, after });
   }
 }

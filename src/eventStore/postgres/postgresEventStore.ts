@@ -47,8 +47,29 @@ const EVENT_COLUMNS = `e.global_position, e.transaction_id::text AS transaction_
 // Only rows of transactions older than every running one: nothing can commit before them later.
 const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
+/** How soon a reader looks again while committed events wait behind an older open transaction. */
+const HELD_BACK_RECHECK_MS = 25;
+
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { pool } = options;
+  /**
+   * True when events after `after` have committed but are not on the feed yet, because a transaction
+   * that began earlier is still open and might commit events that sort before them.
+   */
+  const hasHeldBackEvents = async (after: Checkpoint | null, categories?: string[]): Promise<boolean> => {
+    const start = after ? decodePosition(after) : FEED_START;
+    const { rows } = await pool.query<{ held: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM es_events e
+          WHERE NOT (${VISIBLE})
+            AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+            ${categories ? 'AND e.category = ANY ($3::text[])' : ''}) AS held`,
+      categories
+        ? [start.transactionId.toString(), start.globalPosition.toString(), categories]
+        : [start.transactionId.toString(), start.globalPosition.toString()],
+    );
+    return rows[0]!.held;
+  };
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const wakeups = new FeedWakeups(options.connectionString);
   const notifier = new FeedNotifier(pool);
@@ -144,7 +165,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     subscribe(subscribeOptions) {
-      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs);
+      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs, hasHeldBackEvents);
     },
 
     async waitForEvents({ signal, timeoutMs, categories, after }: WaitForEventsOptions): Promise<void> {
@@ -155,10 +176,16 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       let onAbort: (() => void) | undefined;
       try {
         if (after !== undefined && (await store.readFeed({ after, categories, limit: 1 })).length > 0) return;
+        // Committed events held back by an older open transaction: no notification will come when that
+        // transaction ends without appending, so look again soon instead of sleeping a whole poll.
+        const wait =
+          after !== undefined && (await hasHeldBackEvents(after, categories))
+            ? Math.min(timeoutMs, HELD_BACK_RECHECK_MS)
+            : timeoutMs;
         await Promise.race([
           registration.woken,
           new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, timeoutMs);
+            timer = setTimeout(resolve, wait);
             onAbort = resolve;
             signal.addEventListener('abort', onAbort, { once: true });
           }),

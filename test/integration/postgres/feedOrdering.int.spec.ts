@@ -166,4 +166,43 @@ describe('PostgreSQL feed ordering', () => {
       await slow.end();
     }
   });
+
+  it('does not report caught up while a committed event is held back, and delivers it soon after the holder ends', async () => {
+    const category = `held${randomUUID().slice(0, 8)}`;
+    // A long poll: delivery must come from noticing the held-back event, not from the fallback poll.
+    const slowPoller = createPostgresEventStore({ pool, connectionString: dbUrl, pollIntervalMs: 10_000 });
+    const other = await openClient(url(server.port, 'elsewhere'));
+    const controller = new AbortController();
+    const items: string[] = [];
+    let deliveredAt = 0;
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      await store.appendToStream(`${category}-a`, [{ type: 'Held', data: {} }]);
+      const reader = (async () => {
+        for await (const item of slowPoller.subscribe({
+          after: null,
+          categories: [category],
+          signal: controller.signal,
+        })) {
+          items.push('kind' in item ? item.kind : item.type);
+          if (!('kind' in item)) {
+            deliveredAt = Date.now();
+            controller.abort();
+          }
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(items).toEqual([]);
+      await other.query('COMMIT');
+      const committedAt = Date.now();
+      await reader;
+      expect(items[0]).toBe('Held');
+      expect(deliveredAt - committedAt).toBeLessThan(1000);
+    } finally {
+      controller.abort();
+      await other.end();
+      await slowPoller.close();
+    }
+  });
 });
