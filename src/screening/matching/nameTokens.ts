@@ -1,0 +1,331 @@
+import { doubleMetaphone } from 'double-metaphone';
+import type { EntityKind, NameParts } from '../model/listedEntity.js';
+import { joinDottedLetters, type RawWord, rawWords } from './text.js';
+import { matchLegalForm } from './vocabulary/legalForms.js';
+import {
+  OBJECT_PREFIXES,
+  ORG_ABBREVIATIONS,
+  ORG_STOPWORDS,
+  PLACE_NAMES,
+  readNumberWords,
+  readOrdinalDigits,
+  readRomanNumeral,
+} from './vocabulary/orgWords.js';
+import {
+  canonicalSpelling,
+  looksLikePatronymic,
+  PERSON_TITLES,
+  particleOf,
+} from './vocabulary/personNames.js';
+
+/**
+ * How a name is read: a person's name (titles, initials, particles, patronymics, "SURNAME, Given"),
+ * an organisation's (legal forms, abbreviations, number words, places), an object's (vessel
+ * prefixes, strict spelling) or, for an unknown kind, a bit of both.
+ */
+export type NameClass = 'person' | 'org' | 'object' | 'unknown';
+
+export function nameClassOf(kind: EntityKind): NameClass {
+  switch (kind) {
+    case 'person':
+      return 'person';
+    case 'company':
+    case 'organization':
+      return 'org';
+    case 'vessel':
+    case 'aircraft':
+    case 'vehicle':
+      return 'object';
+    default:
+      return 'unknown';
+  }
+}
+
+/**
+ * - word: an ordinary name part; patronymic: a father's name by its ending ("Viktorovich");
+ * - initial: one letter of a person's name; number: digits, ordinals, number words, roman numerals;
+ * - legal: a legal form (text and key are its canonical form); particle: al/bin/van/de...;
+ * - stop: a connecting word of an organisation name (the, of, and).
+ */
+export type TokenRole = 'word' | 'patronymic' | 'initial' | 'number' | 'legal' | 'particle' | 'stop';
+
+export interface NameToken {
+  /** Comparable text: ASCII, lower case; expanded for abbreviations, canonical for legal forms. */
+  text: string;
+  /** Equality key: canonical spelling of a name part, legal form, numeric value or particle. */
+  key: string;
+  role: TokenRole;
+  /** Importance in the name score (see TOKEN_WEIGHTS). */
+  weight: number;
+  /** Family name, from the name parts, "SURNAME, Given" or capitals in a mixed-case name. */
+  family: boolean;
+  /** A country or region name inside an organisation name. */
+  place: boolean;
+  /** Transliterated from Arabic, Hebrew or Syriac script (short vowels absent). */
+  abjad: boolean;
+  /** Letters of an abbreviation ("ABC", "BMW"): compared exactly, never fuzzily. */
+  acronym: boolean;
+  /** For legal forms: the family of forms (private_limited, joint_stock, ...). */
+  legalFamily: string | undefined;
+  /** Double-metaphone codes (one or two) of word tokens; empty otherwise. */
+  phonetic: readonly string[];
+  /** The text without vowels and doubled letters, to compare with abjad transliterations. */
+  skeleton: string;
+  /** Order in the name, from 0. */
+  position: number;
+}
+
+/** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
+export const TOKEN_WEIGHTS = {
+  word: 1,
+  familyWord: 1.3,
+  /** "abd"/"abdul": a prefix shared by a great many Arabic names. */
+  commonPrefix: 0.6,
+  patronymic: 0.8,
+  initial: 0.5,
+  number: 1,
+  legal: 0.3,
+  particle: 0.2,
+  stop: 0.1,
+} as const;
+
+/** Tokens beyond this are ignored: alignment uses 32-bit masks, and real names are far shorter. */
+export const MAX_TOKENS = 24;
+
+const VOWELS = /[aeiouy]/;
+
+/** Double-metaphone codes of one ASCII token, without duplicates or empty codes. */
+export function phoneticKeys(token: string): string[] {
+  if (token.length < 2 || /[0-9]/.test(token)) return [];
+  const [primary, secondary] = doubleMetaphone(token);
+  const keys: string[] = [];
+  if (primary) keys.push(primary);
+  if (secondary && secondary !== primary) keys.push(secondary);
+  return keys;
+}
+
+/** Consonant skeleton: "muhammad" -> "mhmd". */
+export function consonantSkeleton(text: string): string {
+  let skeleton = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (VOWELS.test(char)) continue;
+    if (skeleton.length > 0 && skeleton[skeleton.length - 1] === char) continue;
+    skeleton += char;
+  }
+  return skeleton;
+}
+
+interface Draft {
+  text: string;
+  key: string;
+  role: TokenRole;
+  family: boolean;
+  abjad: boolean;
+  acronym: boolean;
+  legalFamily?: string;
+}
+
+/**
+ * The comparable tokens of one name. Exported for the candidate index, which keys its postings on
+ * the same tokens and phonetic keys the scorer compares.
+ */
+export function nameTokens(name: string, kind: EntityKind, parts?: NameParts): NameToken[] {
+  const nameClass = nameClassOf(kind);
+  const words = splitWords(name, nameClass);
+  const drafts = classify(words, nameClass);
+  markFamily(drafts, parts, nameClass);
+  return finalise(drafts, nameClass);
+}
+
+interface Word extends RawWord {
+  familyHint: boolean;
+}
+
+function splitWords(name: string, nameClass: NameClass): Word[] {
+  const isPerson = nameClass === 'person';
+  if (isPerson) {
+    // "SURNAME, Given Names" -> "Given Names SURNAME", remembering which part is the family name.
+    const pieces = name.split(',');
+    if (pieces.length === 2) {
+      const family = rawWords(pieces[0]!, true);
+      const given = rawWords(pieces[1]!, true);
+      if (family.length > 0 && family.length <= 4 && given.length > 0) {
+        return [
+          ...given.map((word) => ({ ...word, familyHint: false })),
+          ...family.map((word) => ({ ...word, familyHint: true })),
+        ];
+      }
+    }
+    return rawWords(name, true).map((word) => ({ ...word, familyHint: word.caps }));
+  }
+  return joinDottedLetters(rawWords(name, false)).map((word) => ({ ...word, familyHint: false }));
+}
+
+function classify(words: Word[], nameClass: NameClass): Draft[] {
+  const texts = words.map((word) => word.text);
+  const drafts: Draft[] = [];
+  const isPerson = nameClass === 'person';
+  const isOrgLike = nameClass === 'org' || nameClass === 'unknown';
+  const last = words.length - 1;
+  let i = 0;
+
+  if (isPerson || nameClass === 'unknown') {
+    while (i < last && PERSON_TITLES.has(texts[i]!)) i++;
+  }
+  if (nameClass === 'object') {
+    if (i < last && OBJECT_PREFIXES.has(texts[i]!)) i++;
+    else if (i + 2 < words.length && texts[i] === 'm' && (texts[i + 1] === 'v' || texts[i + 1] === 't'))
+      i += 2;
+  }
+
+  for (; i < words.length; i++) {
+    const word = words[i]!;
+    const text = word.text;
+    const base = { family: word.familyHint, abjad: word.abjad, acronym: false };
+
+    const legal =
+      nameClass !== 'object' && words.length > 1
+        ? isPerson
+          ? i > 0 && i === last && text.length >= 3
+            ? matchLegalForm(texts, i, true)
+            : undefined
+          : matchLegalForm(texts, i)
+        : undefined;
+    if (legal) {
+      drafts.push({ ...base, text: legal.form, key: legal.form, role: 'legal', legalFamily: legal.family });
+      i += legal.length - 1;
+      continue;
+    }
+
+    if (/^[0-9]+$/.test(text)) {
+      drafts.push({ ...base, text, key: String(BigInt(text)), role: 'number' });
+      continue;
+    }
+    const ordinal = readOrdinalDigits(text);
+    if (ordinal !== undefined) {
+      drafts.push({ ...base, text, key: String(ordinal), role: 'number' });
+      continue;
+    }
+    if (!isPerson) {
+      const spelled = readNumberWords(texts, i);
+      if (spelled) {
+        drafts.push({
+          ...base,
+          text: texts.slice(i, i + spelled.length).join(' '),
+          key: String(spelled.value),
+          role: 'number',
+        });
+        i += spelled.length - 1;
+        continue;
+      }
+      const roman = i > 0 ? readRomanNumeral(text) : undefined;
+      if (roman !== undefined) {
+        drafts.push({ ...base, text, key: String(roman), role: 'number' });
+        continue;
+      }
+    }
+
+    if (words.length > 1 && (isPerson || nameClass === 'unknown')) {
+      const particle = particleOf(text);
+      if (particle !== undefined) {
+        drafts.push({ ...base, text, key: particle, role: 'particle' });
+        continue;
+      }
+    }
+    if (words.length > 1 && !isPerson && ORG_STOPWORDS.has(text)) {
+      drafts.push({ ...base, text, key: text, role: 'stop' });
+      continue;
+    }
+    if (text.length === 1 && /[a-z]/.test(text) && (isPerson || nameClass === 'unknown')) {
+      drafts.push({ ...base, text, key: text, role: 'initial' });
+      continue;
+    }
+    if (isPerson && i > 0 && looksLikePatronymic(text)) {
+      const isLast = i === last;
+      if (!isLast || (words.length >= 3 && !looksLikePatronymic(texts[i - 1]!))) {
+        drafts.push({ ...base, text, key: canonicalSpelling(text), role: 'patronymic' });
+        continue;
+      }
+    }
+    const expanded = isOrgLike ? (ORG_ABBREVIATIONS.get(text) ?? text) : text;
+    const acronym =
+      !isPerson && text.length > 1 && (word.abbreviation || (text.length <= 4 && !VOWELS.test(text)));
+    drafts.push({ ...base, text: expanded, key: canonicalSpelling(expanded), role: 'word', acronym });
+  }
+  if (drafts.length === 0) {
+    // Nothing but titles or prefixes: keep the words as they are rather than lose the name.
+    return words.map((word) => ({
+      text: word.text,
+      key: word.text,
+      role: 'word' as const,
+      family: false,
+      abjad: word.abjad,
+      acronym: false,
+    }));
+  }
+  return drafts;
+}
+
+function markFamily(drafts: Draft[], parts: NameParts | undefined, nameClass: NameClass): void {
+  if (nameClass !== 'person') {
+    for (const draft of drafts) draft.family = false;
+    return;
+  }
+  if (parts?.family) {
+    const familyTexts = new Set(rawWords(parts.family, true).map((word) => word.text));
+    for (const draft of drafts) draft.family = familyTexts.has(draft.text);
+  }
+  // A name written entirely in capitals gives no hint; neither does one where every part is capitalised.
+  if (drafts.every((draft) => draft.family || draft.role !== 'word')) {
+    for (const draft of drafts) draft.family = false;
+  }
+}
+
+function weightOf(draft: Draft): number {
+  switch (draft.role) {
+    case 'word':
+      if (draft.key === 'abd') return TOKEN_WEIGHTS.commonPrefix;
+      return draft.family ? TOKEN_WEIGHTS.familyWord : TOKEN_WEIGHTS.word;
+    case 'patronymic':
+      return TOKEN_WEIGHTS.patronymic;
+    case 'initial':
+      return TOKEN_WEIGHTS.initial;
+    case 'number':
+      return TOKEN_WEIGHTS.number;
+    case 'legal':
+      return TOKEN_WEIGHTS.legal;
+    case 'particle':
+      return TOKEN_WEIGHTS.particle;
+    case 'stop':
+      return TOKEN_WEIGHTS.stop;
+  }
+}
+
+function finalise(drafts: Draft[], nameClass: NameClass): NameToken[] {
+  const tokens: NameToken[] = [];
+  const seen = new Set<string>();
+  for (const draft of drafts) {
+    // A part written twice ("Shoigu Shoigu Sergey") is one part.
+    const identity = `${draft.role}:${draft.key}`;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    if (tokens.length === MAX_TOKENS) break;
+    const isWord = draft.role === 'word' || draft.role === 'patronymic';
+    tokens.push({
+      text: draft.text,
+      key: draft.key,
+      role: draft.role,
+      weight: weightOf(draft),
+      family: draft.family,
+      place: nameClass !== 'person' && draft.role === 'word' && PLACE_NAMES.has(draft.text),
+      abjad: draft.abjad,
+      acronym: draft.acronym,
+      legalFamily: draft.legalFamily,
+      phonetic: isWord ? phoneticKeys(draft.text) : [],
+      skeleton: isWord ? consonantSkeleton(draft.text) : draft.text,
+      position: tokens.length,
+    });
+  }
+  return tokens;
+}

@@ -1,0 +1,125 @@
+import anyAscii from 'any-ascii';
+
+/**
+ * Text normalisation shared by every name: Unicode NFKC, transliteration of every script to ASCII
+ * (any-ascii), case folding, and splitting into raw words. What a word means (legal form, title,
+ * initial, number) is decided later, in nameTokens.
+ */
+
+export interface RawWord {
+  /** ASCII, lower case, apostrophes dropped ("Poor's" -> "poors", "Qa'ida" -> "qaida"). */
+  text: string;
+  /** A single letter written with a full stop ("J." "A.B.C."). */
+  dotted: boolean;
+  /** Written in capitals inside a name that also has lower-case letters: a family-name hint. */
+  caps: boolean;
+  /** Transliterated from a script that omits short vowels (Arabic, Hebrew, Syriac). */
+  abjad: boolean;
+  /** Joined from dotted letters ("A.B.C." -> "abc"): an abbreviation. */
+  abbreviation: boolean;
+}
+
+const HAN_OR_HANGUL = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+const ABJAD =
+  /[\u0590-\u05ff\u0600-\u06ff\u0700-\u074f\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+/**
+ * The ASCII rendering of a name. Chinese and Korean names are written one syllable per character
+ * with no spaces: the first syllable is the family name and the rest the given name, so
+ * "习近平" becomes "Xi Jinping" (as a person) rather than any-ascii's "XiJinPing".
+ */
+export function transliterate(text: string, isPerson: boolean): string {
+  const normalised = text.normalize('NFKC');
+  if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
+  let output = '';
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const syllables = run.map((char) => anyAscii(char).toLowerCase());
+    const word =
+      isPerson && syllables.length > 1
+        ? `${syllables[0]} ${syllables.slice(1).join('')}`
+        : syllables.join('');
+    output += ` ${word} `;
+    run = [];
+  };
+  for (const char of normalised) {
+    if (HAN_OR_HANGUL.test(char)) run.push(char);
+    else {
+      flush();
+      output += anyAscii(char);
+    }
+  }
+  flush();
+  return output;
+}
+
+function isLetterOrDigit(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+}
+
+function isApostrophe(code: number): boolean {
+  return code === 39 || code === 96;
+}
+
+/** Splits a name (any script) into raw words. */
+export function rawWords(text: string, isPerson: boolean): RawWord[] {
+  const abjad = ABJAD.test(text);
+  const ascii = transliterate(text, isPerson);
+  const hasLower = /[a-z]/.test(ascii);
+  const words: RawWord[] = [];
+  let current = '';
+  const end = (dotted: boolean) => {
+    if (current.length === 0) return;
+    const caps = hasLower && current.length > 1 && current === current.toUpperCase() && /[A-Z]/.test(current);
+    words.push({
+      text: current.toLowerCase(),
+      dotted: dotted && current.length === 1,
+      caps,
+      abjad,
+      abbreviation: false,
+    });
+    current = '';
+  };
+  for (let i = 0; i < ascii.length; i++) {
+    const code = ascii.charCodeAt(i);
+    if (isLetterOrDigit(code)) current += ascii[i];
+    else if (isApostrophe(code)) continue;
+    else if (code === 46 /* . */) end(true);
+    else if (code === 38 /* & */) {
+      end(false);
+      words.push({ text: 'and', dotted: false, caps: false, abjad, abbreviation: false });
+    } else end(false);
+  }
+  end(false);
+  return words;
+}
+
+/**
+ * Joins runs of dotted single letters into one word: "A.B.C." -> "abc", "S.A.R.L." -> "sarl",
+ * "L.X.C" -> "lxc" (the last letter may lack its stop). For organisation names only: in a
+ * person's name those letters are initials.
+ */
+export function joinDottedLetters(words: RawWord[]): RawWord[] {
+  const joined: RawWord[] = [];
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (!word.dotted) {
+      joined.push(word);
+      i++;
+      continue;
+    }
+    let j = i;
+    let text = '';
+    while (j < words.length && words[j]!.dotted) text += words[j++]!.text;
+    const next = words[j];
+    if (next && next.text.length === 1 && /[a-z]/.test(next.text) && j > i) {
+      text += next.text;
+      j++;
+    }
+    joined.push({ ...word, text, dotted: false, abbreviation: text.length > 1 });
+    i = j;
+  }
+  return joined;
+}

@@ -1,0 +1,367 @@
+/**
+ * Vocabulary of person names: spellings of one common name part across transliteration systems,
+ * English diminutives, titles and honorifics, name particles and patronymic endings. Entries are
+ * general knowledge about naming, not names of listed parties: this is how "Mohammed" meets
+ * "Muhammad" and "Yevgeny" meets "Evgeniy" when their spellings are too far apart for the edit
+ * distance.
+ */
+
+/** Each group lists spellings of one name; the first is the canonical key. */
+const TRANSLITERATION_GROUPS: readonly string[][] = [
+  [
+    'muhammad',
+    'mohammed',
+    'mohammad',
+    'mohamed',
+    'muhammed',
+    'mohamad',
+    'muhamad',
+    'mohd',
+    'mehmet',
+    'mahomed',
+  ],
+  ['ahmad', 'ahmed', 'ahmet', 'akhmed', 'ahmadou'],
+  ['mahmud', 'mahmoud', 'mahmood', 'makhmud'],
+  ['mustafa', 'mostafa', 'moustafa', 'mustapha', 'mustafo'],
+  ['husayn', 'hussein', 'husein', 'hussain', 'husain', 'hossein', 'hussian', 'husseyn', 'huseyin', 'khusein'],
+  ['hasan', 'hassan', 'hasson', 'khasan'],
+  ['usama', 'osama', 'usamah', 'osamah'],
+  ['umar', 'omar', 'omer', 'oumar'],
+  ['uthman', 'othman', 'osman', 'usman', 'usmon'],
+  ['yusuf', 'yousef', 'youssef', 'yousuf', 'yusef', 'yussuf', 'jusuf'],
+  ['ibrahim', 'ebrahim', 'ibragim', 'brahim'],
+  ['ismail', 'ismael', 'ismoil', 'esmail'],
+  ['khalid', 'khaled', 'halid'],
+  ['abdullah', 'abdallah', 'abdulla', 'abdollah'],
+  ['abd', 'abdul', 'abdel', 'abdal', 'abdol', 'abdil'],
+  ['abu', 'abou', 'abo'],
+  ['said', 'saeed', 'saied', 'sayed', 'sayyed'],
+  ['salim', 'saleem', 'selim', 'salem'],
+  ['karim', 'kareem', 'kerim'],
+  ['rahman', 'rehman', 'rakhman'],
+  ['qasim', 'qassim', 'kasim', 'qassem', 'kassem', 'gasim'],
+  ['jafar', 'jaafar', 'jafer', 'djafar'],
+  ['yahya', 'yahia', 'yehia', 'yahyo'],
+  ['zakariya', 'zakaria', 'zakariyya', 'zakarya'],
+  ['hamid', 'hamed', 'hamidou'],
+  ['rashid', 'rasheed', 'rachid'],
+  ['muammar', 'moammar', 'moamer'],
+  ['abdulaziz', 'abdelaziz', 'abdul aziz'],
+  ['abdurrahman', 'abdulrahman', 'abdelrahman', 'abdel rahman'],
+  ['nasser', 'nasir', 'naser', 'nassir'],
+  ['faisal', 'faysal', 'feisal'],
+  ['jamal', 'gamal', 'djamal'],
+  ['mansur', 'mansour', 'mansoor'],
+  ['nur', 'noor', 'nour'],
+  ['aleksandr', 'alexander', 'aleksander', 'alexandr', 'aleksandar', 'alexandre', 'alyaksandr', 'oleksandr'],
+  ['aleksei', 'alexei', 'alexey', 'aleksey', 'oleksiy', 'oleksii', 'aliaksei'],
+  ['andrei', 'andrey', 'andriy', 'andrii', 'andrej'],
+  ['anatoly', 'anatoliy', 'anatolii', 'anatoli'],
+  ['arkady', 'arkadiy', 'arkadii', 'arkadi'],
+  ['boris', 'borys'],
+  ['dmitry', 'dmitri', 'dmitriy', 'dmitrii', 'dmytro', 'dzmitry'],
+  ['evgeny', 'yevgeny', 'evgeniy', 'yevgeniy', 'evgenii', 'yevhen', 'yevgeni', 'evgeni', 'jevgenij'],
+  ['gennady', 'gennadiy', 'gennadii', 'hennadiy'],
+  ['georgy', 'georgiy', 'georgii', 'heorhiy'],
+  ['grigory', 'grigoriy', 'grigorii', 'hryhoriy'],
+  ['igor', 'ihor'],
+  ['ilya', 'ilia', 'illia', 'ilja'],
+  ['konstantin', 'kostiantyn', 'kostyantyn', 'constantin'],
+  ['maksim', 'maxim', 'maksym'],
+  ['mikhail', 'mikhael', 'mykhailo', 'mikhal'],
+  ['nikolai', 'nikolay', 'mykola', 'nicolai', 'nikolaj'],
+  ['oleg', 'oleh'],
+  ['pyotr', 'petr', 'piotr', 'petro'],
+  ['sergei', 'sergey', 'serhiy', 'serhii', 'sergiy', 'sergii', 'siarhei', 'sergej', 'sergejs'],
+  ['vadim', 'vadym'],
+  ['valery', 'valeriy', 'valerii'],
+  ['vasily', 'vasiliy', 'vasyl', 'vasilii', 'wassili'],
+  ['viktor', 'victor', 'wiktor'],
+  ['vitaly', 'vitaliy', 'vitalii'],
+  ['vladimir', 'volodymyr', 'wladimir', 'uladzimir', 'vladymyr'],
+  ['vyacheslav', 'viacheslav', 'vjaceslav'],
+  ['yury', 'yuri', 'yuriy', 'iurii', 'jurij', 'yurii'],
+  ['yakov', 'iakov', 'jakov'],
+  ['yelena', 'elena', 'olena', 'alena'],
+  ['yekaterina', 'ekaterina', 'kateryna'],
+  ['natalya', 'natalia', 'nataliya'],
+  ['tatyana', 'tatiana', 'tetiana', 'tetyana'],
+  ['yulia', 'yuliya', 'iuliia', 'julia'],
+  ['olga', 'olha'],
+  ['xi', 'hsi'],
+  ['zhou', 'chou'],
+  ['zhang', 'chang'],
+  ['li', 'lee', 'ri', 'yi', 'rhee'],
+  ['park', 'pak', 'bak'],
+  ['kim', 'gim'],
+  ['choe', 'choi', 'choy'],
+  ['jong', 'jeong', 'chong', 'chung', 'jung'],
+];
+
+/** English diminutives: a different token, not a spelling; scored below a transliteration. */
+const NICKNAME_GROUPS: readonly string[][] = [
+  ['william', 'bill', 'billy', 'will', 'willy', 'liam'],
+  ['robert', 'bob', 'bobby', 'rob', 'robbie', 'bert'],
+  ['richard', 'dick', 'rick', 'ricky', 'rich'],
+  ['james', 'jim', 'jimmy', 'jamie'],
+  ['michael', 'mike', 'mikey', 'mick'],
+  ['thomas', 'tom', 'tommy'],
+  ['joseph', 'joe', 'joey'],
+  ['john', 'jack', 'johnny'],
+  ['charles', 'charlie', 'chuck'],
+  ['edward', 'ed', 'eddie', 'ted', 'ned'],
+  ['elizabeth', 'liz', 'beth', 'betty', 'eliza', 'lisa'],
+  ['margaret', 'maggie', 'peggy', 'meg'],
+  ['katherine', 'catherine', 'kate', 'kathy', 'cathy', 'katie'],
+  ['alexander', 'alex', 'sasha', 'sandy'],
+  ['anthony', 'tony'],
+  ['benjamin', 'ben', 'benny'],
+  ['christopher', 'chris'],
+  ['daniel', 'dan', 'danny'],
+  ['david', 'dave', 'davy'],
+  ['jonathan', 'jon'],
+  ['joshua', 'josh'],
+  ['matthew', 'matt'],
+  ['nicholas', 'nick', 'nicky'],
+  ['patrick', 'pat', 'paddy'],
+  ['peter', 'pete'],
+  ['samuel', 'sam', 'sammy'],
+  ['stephen', 'steven', 'steve'],
+  ['timothy', 'tim'],
+  ['andrew', 'andy', 'drew'],
+  ['donald', 'don', 'donny'],
+  ['ronald', 'ron', 'ronny'],
+  ['gerald', 'gerry', 'jerry'],
+  ['lawrence', 'larry'],
+  ['harold', 'harry', 'hal'],
+  ['henry', 'hank'],
+  ['frederick', 'fred', 'freddy'],
+  ['jennifer', 'jenny', 'jen'],
+  ['susan', 'sue', 'suzy'],
+  ['deborah', 'debbie', 'deb'],
+  ['rebecca', 'becky'],
+  ['patricia', 'patty', 'trish'],
+  ['vladimir', 'vova', 'volodya'],
+  ['aleksandr', 'sasha', 'shura'],
+  ['dmitry', 'dima'],
+  ['mikhail', 'misha'],
+  ['ivan', 'vanya'],
+  ['evgeny', 'zhenya'],
+];
+
+function groupIndex(groups: readonly string[][]): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const group of groups) {
+    const key = group[0]!;
+    for (const spelling of group)
+      if (!spelling.includes(' ') && !index.has(spelling)) index.set(spelling, key);
+  }
+  return index;
+}
+
+const SPELLINGS = groupIndex(TRANSLITERATION_GROUPS);
+
+/** One name can have several diminutives and a diminutive several names ("sasha"). */
+const NICKNAMES = new Map<string, Set<string>>();
+for (const group of NICKNAME_GROUPS) {
+  const canonical = SPELLINGS.get(group[0]!) ?? group[0]!;
+  for (const name of group) {
+    const set = NICKNAMES.get(name) ?? new Set<string>();
+    set.add(canonical);
+    NICKNAMES.set(name, set);
+  }
+}
+
+/** The canonical spelling of a name part ("mohamed" -> "muhammad"), or the part itself. */
+export function canonicalSpelling(token: string): string {
+  return SPELLINGS.get(token) ?? token;
+}
+
+/** True when one is a known diminutive of the other (or both of one name). */
+export function areNicknames(a: string, b: string): boolean {
+  const left = NICKNAMES.get(a);
+  const right = NICKNAMES.get(b);
+  if (!left || !right) return false;
+  for (const name of left) if (right.has(name)) return true;
+  return false;
+}
+
+/**
+ * Titles, honorifics and ranks dropped from the front of a person's name ("President Erdogan",
+ * "Mr. Rami Makhlouf", "Shaikh Isa"). Only leading tokens are dropped, and never the last one.
+ */
+export const PERSON_TITLES: ReadonlySet<string> = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'doctor',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'lord',
+  'baron',
+  'baroness',
+  'count',
+  'countess',
+  'president',
+  'presidente',
+  'praesident',
+  'prasident',
+  'president-elect',
+  'minister',
+  'premier',
+  'chancellor',
+  'senator',
+  'sen',
+  'rep',
+  'representative',
+  'congressman',
+  'congresswoman',
+  'governor',
+  'gov',
+  'mayor',
+  'judge',
+  'justice',
+  'ambassador',
+  'general',
+  'gen',
+  'colonel',
+  'col',
+  'major',
+  'maj',
+  'captain',
+  'capt',
+  'lieutenant',
+  'lt',
+  'sergeant',
+  'sgt',
+  'admiral',
+  'adm',
+  'commander',
+  'cdr',
+  'marshal',
+  'brigadier',
+  'sheikh',
+  'shaikh',
+  'shaykh',
+  'sheik',
+  'cheikh',
+  'haji',
+  'hajji',
+  'hadji',
+  'alhaji',
+  'mullah',
+  'mulla',
+  'maulavi',
+  'mawlawi',
+  'maulvi',
+  'mawlavi',
+  'maulana',
+  'mawlana',
+  'imam',
+  'ayatollah',
+  'hojatoleslam',
+  'qari',
+  'hafiz',
+  'prince',
+  'princess',
+  'king',
+  'queen',
+  'emir',
+  'hrh',
+  'excellency',
+  'his',
+  'her',
+  'rev',
+  'reverend',
+  'pastor',
+  'bishop',
+  'archbishop',
+  'father',
+  'engr',
+  'eng',
+  'ing',
+  'dipl',
+]);
+
+/**
+ * Name particles: articles and kinship words that connect name parts. They weigh little, and the
+ * spellings of one particle are equal ("al" = "el", "bin" = "ben" = "ibn").
+ */
+const PARTICLES = new Map<string, string>([
+  ['al', 'al'],
+  ['el', 'al'],
+  ['ul', 'al'],
+  ['ur', 'al'],
+  ['ud', 'al'],
+  ['ad', 'al'],
+  ['ed', 'al'],
+  ['ash', 'al'],
+  ['as', 'al'],
+  ['at', 'al'],
+  ['az', 'al'],
+  ['bin', 'bin'],
+  ['ben', 'bin'],
+  ['ibn', 'bin'],
+  ['bn', 'bin'],
+  ['bint', 'bint'],
+  ['binti', 'bint'],
+  ['binte', 'bint'],
+  ['bte', 'bint'],
+  ['abu', 'abu'],
+  ['abou', 'abu'],
+  ['abo', 'abu'],
+  ['umm', 'umm'],
+  ['um', 'umm'],
+  ['ould', 'ould'],
+  ['van', 'van'],
+  ['von', 'van'],
+  ['vom', 'van'],
+  ['der', 'der'],
+  ['den', 'der'],
+  ['ter', 'der'],
+  ['ten', 'der'],
+  ['de', 'de'],
+  ['da', 'de'],
+  ['du', 'de'],
+  ['dos', 'de'],
+  ['das', 'de'],
+  ['del', 'de'],
+  ['della', 'de'],
+  ['des', 'de'],
+  ['y', 'y'],
+  ['zu', 'zu'],
+]);
+
+/** The canonical particle ("el" -> "al"), or undefined when the token is no particle. */
+export function particleOf(token: string): string | undefined {
+  return PARTICLES.get(token);
+}
+
+const PATRONYMIC_ENDINGS = [
+  'ovich',
+  'evich',
+  'ovych',
+  'evych',
+  'ovitch',
+  'evitch',
+  'ovna',
+  'evna',
+  'ivna',
+  'ichna',
+  'ogly',
+  'oglu',
+  'kyzy',
+  'qizi',
+];
+
+/** Russian/Ukrainian/Turkic patronymic by its ending ("Viktorovich", "Borisovitch", "Ivanovna"). */
+export function looksLikePatronymic(token: string): boolean {
+  if (token.length < 6) return false;
+  for (const ending of PATRONYMIC_ENDINGS) if (token.endsWith(ending)) return true;
+  return false;
+}
