@@ -123,6 +123,12 @@ export interface ParseOptions {
   /** Dataset name; each format has a default (`us_ofac_sdn`, `un_sc_sanctions`, ...). */
   dataset?: string;
   onProgress?: (progress: ParseProgress) => void;
+  /**
+   * The publisher's date of the list, for formats whose files state it (UN `dateGenerated`, OFAC
+   * `Publish_Date`): called once, as soon as the parser reads it. The snapshot records it and
+   * measures staleness against it (docs/screening-sources.md).
+   */
+  onPublishedAt?: (publishedAt: Date) => void;
 }
 
 /**
