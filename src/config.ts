@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_STALE_AFTER, parseDuration } from './screening/snapshots/staleness.js';
 
 const roles = ['all', 'serve', 'work'] as const;
 export type ProcessRole = (typeof roles)[number];
@@ -38,6 +39,19 @@ const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(100).max(600_000).default(30_000),
   ),
+  SOURCE_STALE_AFTER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(DEFAULT_STALE_AFTER)
+      .transform((value, ctx) => {
+        const duration = parseDuration(value);
+        if (duration.ok) return duration.value;
+        ctx.addIssue({ code: 'custom', message: duration.message });
+        return z.NEVER;
+      }),
+  ),
+  SOURCES_CONFIG: z.preprocess(emptyToUndefined, z.string().default('config/sources.json')),
 });
 
 export interface Config {
@@ -51,6 +65,10 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   feedPollIntervalMs: number;
   shutdownTimeoutMs: number;
+  /** A source snapshot older than this (publisher's date, else load time) refuses checks. */
+  sourceStaleAfterMs: number;
+  /** The publisher download list of `casescreen sources sync`. */
+  sourcesConfigPath: string;
 }
 
 export class ConfigError extends Error {
@@ -80,5 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     feedPollIntervalMs: e.FEED_POLL_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sourceStaleAfterMs: e.SOURCE_STALE_AFTER,
+    sourcesConfigPath: path.resolve(e.SOURCES_CONFIG),
   };
 }

@@ -6,6 +6,7 @@ import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
 import { registerRequestLogCommands } from './requestLogCommands.js';
+import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
 
@@ -76,6 +77,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerWorkspaceCommands(program, host);
   registerKeyCommands(program, host);
   registerRequestLogCommands(program, host);
+  registerSourceCommands(program, host);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

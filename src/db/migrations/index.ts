@@ -3,6 +3,7 @@ import { subscriptionsMigration } from './0002_subscriptions.js';
 import { workspaceMigration } from './0003_workspace.js';
 import { idempotencyMigration } from './0004_idempotency.js';
 import { rateLimitAndRequestLogMigration } from './0005_rateLimitAndRequestLog.js';
+import { sourceSnapshotsMigration } from './0006_sourceSnapshots.js';
 
 export interface Migration {
   id: number;
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   workspaceMigration,
   idempotencyMigration,
   rateLimitAndRequestLogMigration,
+  sourceSnapshotsMigration,
 ];

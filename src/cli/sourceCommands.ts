@@ -1,0 +1,310 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { loadConfig } from '../config.js';
+import {
+  type DeltaFormat,
+  type ParseProgress,
+  type SourceFormat,
+  SourceParseError,
+} from '../screening/model/listedEntity.js';
+import { deltaFormats, sourceFormats } from '../screening/parsers/registry.js';
+import {
+  DATASET_PATTERN,
+  type LoadResult,
+  loadSnapshot,
+  SnapshotLoadError,
+} from '../screening/snapshots/loadSnapshot.js';
+import { listDatasets, listSnapshots, type SourceSnapshot } from '../screening/snapshots/snapshotStore.js';
+import { readSourcesConfig, SourcesConfigError } from '../screening/snapshots/sourcesConfig.js';
+import { formatDuration, parseDuration } from '../screening/snapshots/staleness.js';
+import { syncSources } from '../screening/snapshots/syncSources.js';
+import { CliInputError, type CommandHost, parseInput, viaParser, writeJson } from './commandSupport.js';
+import type { CliIo } from './io.js';
+import { formatTable } from './table.js';
+
+const json = z.boolean().optional();
+const datasetInput = z.string().regex(DATASET_PATTERN, 'must be lowercase letters, digits, "_", "." or "-"');
+/** A day (`2024-05-03`, midnight UTC) or a date-time with a time zone. */
+const publishedAtInput = z
+  .string()
+  .refine(
+    (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) || z.iso.datetime({ offset: true }).safeParse(value).success,
+    {
+      message: 'must be a date (2024-05-03) or an ISO 8601 date-time with a time zone',
+    },
+  )
+  .transform((value) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value))
+  .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' });
+
+const loadInput = z.object({
+  format: z.string().min(1),
+  paths: z.array(z.string().min(1)).min(1),
+  dataset: datasetInput.optional(),
+  publishedAt: publishedAtInput.optional(),
+  json,
+});
+const statusInput = z.object({ staleAfter: z.string().transform(viaParser(parseDuration)).optional(), json });
+const snapshotsInput = z.object({ dataset: datasetInput.optional(), json });
+const syncInput = z.object({ config: z.string().min(1).optional(), json });
+
+/** Every format by CLI name: full lists and deltas. */
+function knownFormats(): Record<string, SourceFormat | DeltaFormat> {
+  return { ...sourceFormats, ...deltaFormats };
+}
+
+/** `sources load|status|snapshots|sync`: versioned list snapshots (docs/screening-sources.md). */
+export function registerSourceCommands(program: Command, { io, inContext }: CommandHost): void {
+  const sources = program.command('sources').description('Screening lists: load, sync and inspect snapshots');
+
+  sources
+    .command('load')
+    .description('Load list files into a new snapshot version of a dataset and make it current')
+    .requiredOption('--format <format>', 'list format, e.g. ofac-csv, un-xml (an unknown one lists them all)')
+    .argument('<paths...>', 'the list files (or a folder, for ofac-csv)')
+    .option('--dataset <name>', "dataset name (default: the format's)")
+    .option('--published-at <date>', "the publisher's date, when the file does not state it")
+    .option('--json', 'print the snapshot summary as JSON')
+    .action(async (paths: string[], options) => {
+      const input = parseInput(loadInput, { ...options, paths });
+      const format = knownFormats()[input.format];
+      if (!format) {
+        throw new CliInputError(
+          `unknown format "${input.format}"; known formats: ${Object.keys(knownFormats()).sort().join(', ') || '(none)'}`,
+        );
+      }
+      const missing = input.paths.filter((file) => !existsSync(file));
+      if (missing.length > 0) throw new CliInputError(`no such file: ${missing.join(', ')}`);
+      await inContext(async ({ pool }) => {
+        const started = performance.now();
+        const progress = progressPrinter(io);
+        let result: LoadResult;
+        try {
+          result = await loadSnapshot(pool, {
+            format,
+            paths: input.paths,
+            dataset: input.dataset,
+            publishedAt: input.publishedAt,
+            onProgress: progress,
+            signal: io.signal,
+          });
+        } catch (error) {
+          return reportLoadFailure(io, error);
+        }
+        const durationMs = Math.round(performance.now() - started);
+        if (input.json) writeJson(io, { ...loadSummary(result), durationMs });
+        else io.stdout.write(describeLoad(result, durationMs));
+        return 0;
+      });
+    });
+
+  sources
+    .command('status')
+    .description('Each dataset with its current version, publisher date, age and whether it is stale')
+    .option('--stale-after <duration>', 'staleness threshold, e.g. 7d, 36h (default: SOURCE_STALE_AFTER)')
+    .option('--json', 'print {staleAfter, datasets: [...]}')
+    .action(async (options) => {
+      const input = parseInput(statusInput, options);
+      const staleAfterMs = input.staleAfter ?? loadConfig(io.env).sourceStaleAfterMs;
+      await inContext(async ({ pool }) => {
+        const now = new Date();
+        const datasets = await listDatasets(pool, now, staleAfterMs);
+        if (input.json) {
+          writeJson(io, {
+            now,
+            staleAfterMs,
+            staleAfter: formatDuration(staleAfterMs),
+            datasets: datasets.map(({ dataset, snapshot, referenceDate, ageMs, stale }) => ({
+              dataset,
+              snapshotId: snapshot.id,
+              version: snapshot.version,
+              format: snapshot.format,
+              entityCount: snapshot.entityCount,
+              publishedAt: snapshot.publishedAt,
+              loadedAt: snapshot.loadedAt,
+              referenceDate,
+              ageMs,
+              stale,
+            })),
+          });
+          return 0;
+        }
+        if (datasets.length === 0) {
+          io.stdout.write('No source snapshots loaded yet (casescreen sources load / sync)\n');
+          return 0;
+        }
+        io.stdout.write(
+          formatTable(
+            ['DATASET', 'VERSION', 'SNAPSHOT', 'FORMAT', 'ENTITIES', 'PUBLISHED', 'LOADED', 'AGE', 'STALE'],
+            datasets.map(({ dataset, snapshot, ageMs, stale }) => [
+              dataset,
+              String(snapshot.version),
+              snapshot.id,
+              snapshot.format,
+              String(snapshot.entityCount),
+              snapshot.publishedAt?.toISOString() ?? '-',
+              snapshot.loadedAt.toISOString(),
+              formatDuration(ageMs),
+              stale ? 'yes' : 'no',
+            ]),
+          ),
+        );
+        io.stdout.write(`Stale after ${formatDuration(staleAfterMs)} (publisher date, else load time)\n`);
+        return 0;
+      });
+    });
+
+  sources
+    .command('snapshots')
+    .description('Every load of every dataset (or one), newest first: versions, failed and running loads')
+    .option('--dataset <name>', 'only this dataset')
+    .option('--json', 'print {snapshots: [...]}')
+    .action(async (options) => {
+      const input = parseInput(snapshotsInput, options);
+      await inContext(async ({ pool }) => {
+        const snapshots = await listSnapshots(pool, { dataset: input.dataset });
+        if (input.json) writeJson(io, { snapshots });
+        else
+          io.stdout.write(
+            formatTable(
+              [
+                'DATASET',
+                'VERSION',
+                'SNAPSHOT',
+                'STATUS',
+                'CURRENT',
+                'ENTITIES',
+                'PUBLISHED',
+                'STARTED',
+                'ERROR',
+              ],
+              snapshots.map((s) => snapshotRow(s)),
+            ),
+          );
+        return 0;
+      });
+    });
+
+  sources
+    .command('sync')
+    .description('Download every configured publisher list and load each one')
+    .option('--config <file>', 'sources config (default: SOURCES_CONFIG, else config/sources.json)')
+    .option('--json', 'print {ok, sources: [...]}')
+    .action(async (options) => {
+      const input = parseInput(syncInput, options);
+      const file = path.resolve(input.config ?? loadConfig(io.env).sourcesConfigPath);
+      const config = await readSourcesConfig(file).catch((error: unknown) => {
+        throw error instanceof SourcesConfigError ? new CliInputError(error.message) : error;
+      });
+      await inContext(async ({ pool }) => {
+        const progress = progressPrinter(io);
+        const outcomes = await syncSources(pool, config, {
+          formats: knownFormats(),
+          signal: io.signal,
+          log: (line) => io.stderr.write(`${line}\n`),
+          onProgress: (_dataset, p) => progress(p),
+        });
+        const ok = outcomes.every((outcome) => outcome.ok);
+        if (input.json) {
+          writeJson(io, {
+            ok,
+            sources: outcomes.map((outcome) =>
+              outcome.ok ? { ok: true, downloads: outcome.downloads, ...loadSummary(outcome.load) } : outcome,
+            ),
+          });
+        } else {
+          for (const outcome of outcomes) {
+            if (!outcome.ok) io.stdout.write(`${outcome.dataset}: FAILED: ${outcome.error}\n`);
+            else
+              io.stdout.write(
+                `${outcome.dataset}: ${describeLoad(outcome.load, undefined).split('\n')[0]}\n`,
+              );
+          }
+          if (outcomes.length === 0) io.stdout.write(`No enabled sources in ${file}\n`);
+        }
+        return ok ? 0 : 1;
+      });
+    });
+}
+
+function loadSummary({ unchanged, snapshot, delta }: LoadResult) {
+  return {
+    unchanged,
+    snapshotId: snapshot.id,
+    dataset: snapshot.dataset,
+    format: snapshot.format,
+    version: snapshot.version,
+    entityCount: snapshot.entityCount,
+    contentHash: snapshot.contentHash,
+    publishedAt: snapshot.publishedAt,
+    loadedAt: snapshot.loadedAt,
+    baseSnapshotId: snapshot.baseSnapshotId,
+    countsByKind: snapshot.countsByKind,
+    countsByTopic: snapshot.countsByTopic,
+    ...(delta && { delta }),
+  };
+}
+
+function describeLoad({ unchanged, snapshot, delta }: LoadResult, durationMs: number | undefined): string {
+  const took = durationMs === undefined ? '' : ` in ${(durationMs / 1000).toFixed(1)} s`;
+  const lines = unchanged
+    ? [`Unchanged: ${snapshot.dataset} version ${snapshot.version} (${snapshot.id}) already has this content`]
+    : [
+        `Loaded ${snapshot.dataset} version ${snapshot.version}: ${snapshot.id}, ${snapshot.entityCount} entities${took}`,
+      ];
+  if (delta) {
+    lines.push(
+      `  delta on ${snapshot.baseSnapshotId}: ${delta.added} added, ${delta.modified} modified, ${delta.deleted} deleted` +
+        (delta.missingDeletes > 0 ? `, ${delta.missingDeletes} deletions of unknown ids ignored` : ''),
+    );
+  }
+  lines.push(`  content hash ${snapshot.contentHash}`);
+  lines.push(
+    `  published ${snapshot.publishedAt?.toISOString() ?? 'unknown (staleness counts from the load time)'}`,
+  );
+  const kinds = Object.entries(snapshot.countsByKind).map(([kind, n]) => `${kind} ${n}`);
+  lines.push(`  kinds: ${kinds.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function reportLoadFailure(io: CliIo, error: unknown): number {
+  if (error instanceof SourceParseError || error instanceof SnapshotLoadError) {
+    io.stderr.write(`error: load failed: ${error.message}\n`);
+    return 1;
+  }
+  throw error;
+}
+
+/** Progress lines on stderr, at most one a second, so small files print none. */
+function progressPrinter(io: CliIo): (progress: ParseProgress) => void {
+  let last = performance.now();
+  return (progress) => {
+    const now = performance.now();
+    if (now - last < 1000) return;
+    last = now;
+    const percent =
+      progress.bytesTotal > 0 ? Math.floor((progress.bytesRead / progress.bytesTotal) * 100) : 0;
+    io.stderr.write(
+      `  ${path.basename(progress.file)}: ${percent}% of ${megabytes(progress.bytesTotal)}, ${progress.entities} entities\n`,
+    );
+  };
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+function snapshotRow(s: SourceSnapshot & { current: boolean }): string[] {
+  return [
+    s.dataset,
+    s.version === null ? '-' : String(s.version),
+    s.id,
+    s.status,
+    s.current ? 'yes' : '',
+    s.entityCount === null ? '-' : String(s.entityCount),
+    s.publishedAt?.toISOString() ?? '-',
+    s.startedAt.toISOString(),
+    s.error ?? '',
+  ];
+}

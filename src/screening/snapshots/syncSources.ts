@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import type { DeltaFormat, ParseProgress, SourceFormat } from '../model/listedEntity.js';
+import { type Downloaded, downloadFile, fileNameOf } from './download.js';
+import { type LoadResult, loadSnapshot } from './loadSnapshot.js';
+import type { SourceConfig, SourcesConfig } from './sourcesConfig.js';
+
+export type SyncOutcome =
+  | { dataset: string; format: string; ok: true; downloads: Omit<Downloaded, 'path'>[]; load: LoadResult }
+  | { dataset: string; format: string; ok: false; error: string };
+
+export interface SyncOptions {
+  formats: Readonly<Record<string, SourceFormat | DeltaFormat>>;
+  signal?: AbortSignal;
+  /** One line per step, for the operator. */
+  log?: (line: string) => void;
+  onProgress?: (dataset: string, progress: ParseProgress) => void;
+}
+
+/**
+ * Downloads every enabled source of the config into a temporary folder of its own and loads it.
+ * Sources run one after the other, and one failing (HTTP error, parse error, unknown format) does
+ * not stop the others; each outcome says what happened.
+ */
+export async function syncSources(
+  pool: pg.Pool,
+  config: SourcesConfig,
+  options: SyncOptions,
+): Promise<SyncOutcome[]> {
+  const outcomes: SyncOutcome[] = [];
+  for (const source of config.sources.filter((s) => s.enabled)) {
+    options.signal?.throwIfAborted();
+    try {
+      outcomes.push(await syncSource(pool, source, options));
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      options.log?.(`${source.dataset}: failed: ${message}`);
+      outcomes.push({ dataset: source.dataset, format: source.format, ok: false, error: message });
+    }
+  }
+  return outcomes;
+}
+
+async function syncSource(pool: pg.Pool, source: SourceConfig, options: SyncOptions): Promise<SyncOutcome> {
+  const format = options.formats[source.format];
+  if (!format) {
+    throw new Error(
+      `unknown format "${source.format}"; known formats: ${Object.keys(options.formats).sort().join(', ') || '(none)'}`,
+    );
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), `casescreen-sync-${source.dataset}-`));
+  try {
+    const downloads: Downloaded[] = [];
+    const names = uniqueFileNames(source.urls);
+    for (const [index, url] of source.urls.entries()) {
+      options.log?.(`${source.dataset}: downloading ${url}`);
+      downloads.push(await downloadFile(url, dir, { fileName: names[index], signal: options.signal }));
+    }
+    const load = await loadSnapshot(pool, {
+      format,
+      paths: downloads.map((d) => d.path),
+      dataset: source.dataset,
+      publishedAt: source.publishedAtFrom === 'last-modified' ? newestLastModified(downloads) : undefined,
+      signal: options.signal,
+      onProgress: options.onProgress && ((progress) => options.onProgress?.(source.dataset, progress)),
+    });
+    const { snapshot } = load;
+    options.log?.(
+      load.unchanged
+        ? `${source.dataset}: unchanged, version ${snapshot.version} (${snapshot.id}) stays current`
+        : `${source.dataset}: loaded version ${snapshot.version} (${snapshot.id}, ${snapshot.entityCount} entities)`,
+    );
+    return {
+      dataset: source.dataset,
+      format: source.format,
+      ok: true,
+      downloads: downloads.map(({ path: _path, ...rest }) => rest),
+      load,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** URL file names, with a numeric prefix only where two URLs would share one. */
+function uniqueFileNames(urls: readonly string[]): string[] {
+  const names = urls.map(fileNameOf);
+  return names.map((name, index) => (names.indexOf(name) === index ? name : `${index}-${name}`));
+}
+
+function newestLastModified(downloads: readonly Downloaded[]): Date | undefined {
+  if (downloads.some((d) => d.lastModified === undefined)) return undefined;
+  return downloads.reduce<Date | undefined>(
+    (newest, d) => (!newest || d.lastModified! > newest ? d.lastModified : newest),
+    undefined,
+  );
+}

@@ -1,0 +1,556 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DeltaFormat,
+  type EntityDelta,
+  type EntityKind,
+  type ListedEntity,
+  type ParseOptions,
+  type SourceFormat,
+  SourceParseError,
+} from '../../../src/screening/model/listedEntity.js';
+import { loadSnapshot, SnapshotLoadError } from '../../../src/screening/snapshots/loadSnapshot.js';
+import {
+  currentSnapshots,
+  listDatasets,
+  listSnapshots,
+  readSnapshotEntities,
+} from '../../../src/screening/snapshots/snapshotStore.js';
+import { sourceAvailability } from '../../../src/screening/snapshots/sourceAvailability.js';
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+
+/**
+ * A tiny line format of our own, so the loader is tested apart from the real parsers:
+ * `id|kind|name|topic,topic`; a first line `#published <iso>` states the publisher's date.
+ * Anything else is a SourceParseError naming file and line.
+ */
+async function* readLines(file: string): AsyncGenerator<{ text: string; line: number }> {
+  let line = 0;
+  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    line++;
+    if (text.trim()) yield { text, line };
+  }
+}
+
+function entityOf(file: string, line: number, text: string, dataset: string): ListedEntity {
+  const fields = text.split('|');
+  if (fields.length !== 4) throw new SourceParseError(file, 'expected 4 fields', { line });
+  const [id, kind, name, topics] = fields as [string, EntityKind, string, string];
+  return {
+    id: `${dataset}:${id}`,
+    kind,
+    names: [{ full: name, kind: 'primary' }],
+    birthDates: [],
+    countries: [],
+    nationalities: [],
+    identifiers: [],
+    topics: topics ? topics.split(',') : [],
+    datasets: [dataset],
+    sources: [{ name: 'Test list', url: null, dataset, priority: 1 }],
+    programs: [],
+    sourceRecordRef: `test:${id}`,
+  };
+}
+
+const linesFormat: SourceFormat = {
+  name: 'test-lines',
+  defaultDataset: 'test_list',
+  async *parse(paths: string[], options: ParseOptions = {}) {
+    const dataset = options.dataset ?? 'test_list';
+    for (const file of paths) {
+      for await (const { text, line } of readLines(file)) {
+        if (text.startsWith('#published ')) {
+          options.onPublishedAt?.(new Date(text.slice('#published '.length)));
+          continue;
+        }
+        yield entityOf(file, line, text, dataset);
+      }
+    }
+  },
+};
+
+/** `+id|kind|name|topics` upserts, `-id` deletes. */
+const linesDeltaFormat: DeltaFormat = {
+  name: 'test-lines-delta',
+  defaultDataset: 'test_list',
+  async *parseDelta(paths: string[], options: ParseOptions = {}): AsyncGenerator<EntityDelta> {
+    const dataset = options.dataset ?? 'test_list';
+    for (const file of paths) {
+      for await (const { text, line } of readLines(file)) {
+        if (text.startsWith('-')) yield { op: 'delete', id: `${dataset}:${text.slice(1)}` };
+        else if (text.startsWith('+'))
+          yield { op: 'upsert', entity: entityOf(file, line, text.slice(1), dataset) };
+        else throw new SourceParseError(file, 'a change starts with + or -', { line });
+      }
+    }
+  },
+};
+
+describe('source snapshots', () => {
+  let db: TestDatabase;
+  let dir: string;
+  let fileCount = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'snapshots-test-'));
+  });
+  afterAll(async () => {
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function file(lines: string[], name = `list-${++fileCount}.txt`): Promise<string> {
+    const target = path.join(dir, name);
+    await writeFile(target, `${lines.join('\n')}\n`);
+    return target;
+  }
+
+  async function entityIds(snapshotId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const entity of readSnapshotEntities(db.pool, snapshotId)) ids.push(entity.id);
+    return ids;
+  }
+
+  async function rowsOf(snapshotId: string): Promise<number> {
+    const { rows } = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM source_snapshot_entities WHERE snapshot_id = $1',
+      [snapshotId],
+    );
+    return rows[0]!.n;
+  }
+
+  const sanctionsList = [
+    '#published 2026-03-01T00:00:00Z',
+    'p1|person|Ivan Testov|sanction',
+    'c1|company|Example Trading LLC|sanction,sanction.linked',
+    'v1|vessel|OCEAN STAR|sanction',
+  ];
+
+  it('loads a list into version 1, makes it current and reads it back in id order', async () => {
+    const input = await file(sanctionsList);
+    const result = await loadSnapshot(db.pool, { format: linesFormat, paths: [input], dataset: 'loads' });
+
+    expect(result.unchanged).toBe(false);
+    const { snapshot } = result;
+    expect(snapshot).toMatchObject({
+      id: expect.stringMatching(/^snap_[0-9a-f]{32}$/),
+      dataset: 'loads',
+      format: 'test-lines',
+      status: 'ready',
+      version: 1,
+      baseSnapshotId: null,
+      entityCount: 3,
+      countsByKind: { person: 1, company: 1, vessel: 1 },
+      countsByTopic: { sanction: 3, 'sanction.linked': 1 },
+      publishedAt: new Date('2026-03-01T00:00:00Z'),
+    });
+    // The hash of a single file: sha256 over its sha256 hex digest and a newline.
+    const fileDigest = createHash('sha256')
+      .update(`${sanctionsList.join('\n')}\n`)
+      .digest('hex');
+    expect(snapshot.contentHash).toBe(createHash('sha256').update(`${fileDigest}\n`).digest('hex'));
+    expect(await currentSnapshots(db.pool, ['loads'])).toEqual([snapshot]);
+    expect(await entityIds(snapshot.id)).toEqual(['loads:c1', 'loads:p1', 'loads:v1']);
+
+    const stored: ListedEntity[] = [];
+    for await (const entity of readSnapshotEntities(db.pool, snapshot.id)) stored.push(entity);
+    expect(stored.find((e) => e.id === 'loads:c1')).toEqual(
+      entityOf(input, 3, 'c1|company|Example Trading LLC|sanction,sanction.linked', 'loads'),
+    );
+  });
+
+  it('reports an identical re-load as unchanged, whatever the file is called, and versions a changed one', async () => {
+    const first = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset: 'reloads',
+    });
+    const again = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList, 'renamed.txt')],
+      dataset: 'reloads',
+    });
+    expect(again).toEqual({ unchanged: true, snapshot: first.snapshot });
+    expect(await listSnapshots(db.pool, { dataset: 'reloads' })).toHaveLength(1);
+
+    const changed = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file([...sanctionsList, 'p2|person|Ahmad Exampli|sanction'])],
+      dataset: 'reloads',
+      publishedAt: new Date('2026-03-05T00:00:00Z'),
+    });
+    expect(changed.snapshot).toMatchObject({ version: 2, entityCount: 4 });
+    // An explicit publisher date wins over the one the file states.
+    expect(changed.snapshot.publishedAt).toEqual(new Date('2026-03-05T00:00:00Z'));
+    expect((await currentSnapshots(db.pool, ['reloads']))[0]!.id).toBe(changed.snapshot.id);
+    // The previous version stays readable, as it was.
+    expect(await entityIds(first.snapshot.id)).toEqual(['reloads:c1', 'reloads:p1', 'reloads:v1']);
+  });
+
+  it('discards a load that fails half way: the previous version stays current, the attempt is recorded', async () => {
+    const good = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset: 'failures',
+    });
+    const many = Array.from({ length: 20 }, (_, i) => `e${i}|person|Person ${i}|sanction`);
+    const malformed = await file([...many, 'broken line without fields', 'z|person|After|sanction']);
+
+    const error = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [malformed],
+      dataset: 'failures',
+      batchSize: 3, // several batches are stored before the bad line
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceParseError);
+    expect(error).toMatchObject({ file: malformed, location: { line: 21 }, reason: 'expected 4 fields' });
+
+    expect((await currentSnapshots(db.pool, ['failures']))[0]!.id).toBe(good.snapshot.id);
+    const [failed] = (await listSnapshots(db.pool, { dataset: 'failures' })).filter(
+      (s) => s.status === 'failed',
+    );
+    expect(failed).toMatchObject({
+      version: null,
+      current: false,
+      error: `${malformed}:21: expected 4 fields`,
+    });
+    expect(await rowsOf(failed!.id)).toBe(0);
+    await expect(entityIds(failed!.id)).rejects.toThrow(/is failed/);
+
+    // Failed attempts take no version number.
+    const next = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(many)],
+      dataset: 'failures',
+      batchSize: 3,
+    });
+    expect(next.snapshot).toMatchObject({ version: 2, entityCount: 20 });
+  });
+
+  it('refuses duplicate ids, invalid entities and empty lists without touching the current version', async () => {
+    const good = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset: 'refusals',
+    });
+    const attempt = async (lines: string[], batchSize?: number) =>
+      loadSnapshot(db.pool, {
+        format: linesFormat,
+        paths: [await file(lines)],
+        dataset: 'refusals',
+        batchSize,
+      }).catch((e: unknown) => e);
+
+    // Duplicates within one batch and across batches.
+    for (const batchSize of [1000, 1]) {
+      const duplicate = await attempt(
+        ['a|person|A|sanction', 'b|person|B|sanction', 'a|person|A again|sanction'],
+        batchSize,
+      );
+      expect(duplicate).toBeInstanceOf(SnapshotLoadError);
+      expect(duplicate).toMatchObject({
+        code: 'duplicate_entity',
+        message: expect.stringContaining('refusals:a'),
+      });
+    }
+    expect(await attempt(['x|dragon|Smaug|sanction'])).toMatchObject({ code: 'invalid_entity' });
+    expect(await attempt(['#published 2026-03-01T00:00:00Z'])).toMatchObject({ code: 'empty' });
+
+    expect((await currentSnapshots(db.pool, ['refusals']))[0]!.id).toBe(good.snapshot.id);
+    const attempts = await listSnapshots(db.pool, { dataset: 'refusals' });
+    expect(attempts.map((s) => s.status).sort()).toEqual(['failed', 'failed', 'failed', 'failed', 'ready']);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM source_snapshot_entities e JOIN source_snapshots s ON s.id = e.snapshot_id
+        WHERE s.dataset = 'refusals' AND s.status = 'failed'`,
+    );
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it('applies a delta to the current snapshot as a new version and refuses one without a base', async () => {
+    const delta = await file([
+      '+c1|company|Example Trading LLC (renamed)|sanction',
+      '+n1|person|New Person|sanction',
+      '-v1',
+      '-gone',
+    ]);
+    const noBase = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [delta],
+      dataset: 'deltas',
+    }).catch((e: unknown) => e);
+    expect(noBase).toMatchObject({ code: 'no_current_snapshot', message: expect.stringContaining('deltas') });
+    expect(await listSnapshots(db.pool, { dataset: 'deltas' })).toEqual([]);
+
+    const base = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset: 'deltas',
+      batchSize: 2,
+    });
+    const applied = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [delta],
+      dataset: 'deltas',
+      batchSize: 2,
+    });
+    expect(applied.delta).toEqual({ added: 1, modified: 1, deleted: 1, missingDeletes: 1 });
+    expect(applied.snapshot).toMatchObject({
+      version: 2,
+      format: 'test-lines-delta',
+      baseSnapshotId: base.snapshot.id,
+      entityCount: 3,
+      countsByKind: { person: 2, company: 1 },
+      countsByTopic: { sanction: 3 },
+      publishedAt: null,
+    });
+    expect(await entityIds(applied.snapshot.id)).toEqual(['deltas:c1', 'deltas:n1', 'deltas:p1']);
+    const renamed: ListedEntity[] = [];
+    for await (const entity of readSnapshotEntities(db.pool, applied.snapshot.id)) renamed.push(entity);
+    expect(renamed[0]!.names[0]!.full).toBe('Example Trading LLC (renamed)');
+    // The base version is untouched.
+    expect(await entityIds(base.snapshot.id)).toEqual(['deltas:c1', 'deltas:p1', 'deltas:v1']);
+
+    // The same delta again is no change; an add then delete of one id in one file nets to nothing.
+    expect(
+      (await loadSnapshot(db.pool, { format: linesDeltaFormat, paths: [delta], dataset: 'deltas' }))
+        .unchanged,
+    ).toBe(true);
+    const netted = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [await file(['+t1|person|Transient|sanction', '-t1'])],
+      dataset: 'deltas',
+    });
+    expect(netted.snapshot).toMatchObject({ version: 3, entityCount: 3 });
+    expect(await entityIds(netted.snapshot.id)).toEqual(['deltas:c1', 'deltas:n1', 'deltas:p1']);
+  });
+
+  it('refuses a second concurrent load of a dataset and cleans up after a loader that died', async () => {
+    const key = 'casescreen:source-dataset:busy';
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+      const busy = await loadSnapshot(db.pool, {
+        format: linesFormat,
+        paths: [await file(sanctionsList)],
+        dataset: 'busy',
+      }).catch((e: unknown) => e);
+      expect(busy).toMatchObject({ code: 'busy' });
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+      holder.release();
+    }
+
+    // A loader that died left a `loading` snapshot with some rows.
+    const orphan = `snap_${'0'.repeat(31)}1`;
+    await db.pool.query(
+      `INSERT INTO source_snapshots (id, dataset, format, content_hash) VALUES ($1, 'busy', 'test-lines', $2)`,
+      [orphan, 'a'.repeat(64)],
+    );
+    await db.pool.query(
+      `INSERT INTO source_snapshot_entities (snapshot_id, entity_id, entity) VALUES ($1, 'x', '{"id":"x"}')`,
+      [orphan],
+    );
+    await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(sanctionsList)], dataset: 'busy' });
+    const [abandoned] = (await listSnapshots(db.pool, { dataset: 'busy' })).filter((s) => s.id === orphan);
+    expect(abandoned).toMatchObject({ status: 'failed', error: expect.stringMatching(/^abandoned/) });
+    expect(await rowsOf(orphan)).toBe(0);
+  });
+
+  it('stops on an abort signal and leaves nothing behind', async () => {
+    const controller = new AbortController();
+    const many = Array.from({ length: 50 }, (_, i) => `e${i}|person|Person ${i}|sanction`);
+    await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(many)], dataset: 'aborts' });
+
+    const second = loadSnapshot(db.pool, {
+      format: {
+        ...linesFormat,
+        async *parse(paths, options) {
+          let n = 0;
+          for await (const entity of linesFormat.parse(paths, options)) {
+            // Aborted (Ctrl-C) once several batches are stored.
+            if (++n === 20) controller.abort();
+            yield entity;
+          }
+        },
+      },
+      paths: [await file([...many, 'extra|person|Extra|sanction'])],
+      dataset: 'aborts',
+      batchSize: 5,
+      signal: controller.signal,
+    });
+    await expect(second).rejects.toThrow(/abort/i);
+    const snapshots = await listSnapshots(db.pool, { dataset: 'aborts' });
+    expect(snapshots.map((s) => [s.status, s.current])).toEqual([
+      ['failed', false],
+      ['ready', true],
+    ]);
+    expect(await rowsOf(snapshots[0]!.id)).toBe(0);
+  });
+
+  it('keeps ready snapshots immutable and lets only ready snapshots become current', async () => {
+    const { snapshot } = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset: 'immutable',
+    });
+    await expect(
+      db.pool.query('UPDATE source_snapshots SET entity_count = 0 WHERE id = $1', [snapshot.id]),
+    ).rejects.toThrow(/immutable/);
+    await expect(db.pool.query('DELETE FROM source_snapshots WHERE id = $1', [snapshot.id])).rejects.toThrow(
+      /immutable/,
+    );
+    await expect(
+      db.pool.query(`UPDATE source_snapshot_entities SET entity = '{}' WHERE snapshot_id = $1`, [
+        snapshot.id,
+      ]),
+    ).rejects.toThrow(/immutable/);
+    await expect(
+      db.pool.query('DELETE FROM source_snapshot_entities WHERE snapshot_id = $1', [snapshot.id]),
+    ).rejects.toThrow(/immutable/);
+    await expect(
+      db.pool.query(`INSERT INTO source_snapshot_entities VALUES ($1, 'sneaked', '{"id":"sneaked"}')`, [
+        snapshot.id,
+      ]),
+    ).rejects.toThrow(/immutable/);
+
+    const loading = `snap_${'0'.repeat(31)}2`;
+    await db.pool.query(
+      `INSERT INTO source_snapshots (id, dataset, format, content_hash) VALUES ($1, 'immutable', 'test-lines', $2)`,
+      [loading, 'b'.repeat(64)],
+    );
+    await expect(
+      db.pool.query(`UPDATE source_dataset_current SET snapshot_id = $1 WHERE dataset = 'immutable'`, [
+        loading,
+      ]),
+    ).rejects.toThrow(/not ready/);
+    expect(await rowsOf(snapshot.id)).toBe(3);
+  });
+
+  it('reads a snapshot page by page, every entity once, in id order', async () => {
+    const lines = Array.from(
+      { length: 11 },
+      (_, i) => `k${String(i).padStart(2, '0')}|person|P ${i}|sanction`,
+    );
+    const { snapshot } = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(lines)],
+      dataset: 'pages',
+    });
+    for (const pageSize of [1, 5, 11, 100]) {
+      const ids: string[] = [];
+      for await (const entity of readSnapshotEntities(db.pool, snapshot.id, { pageSize }))
+        ids.push(entity.id);
+      expect(ids).toEqual(lines.map((line) => `pages:${line.split('|')[0]}`));
+    }
+    // A consumer that stops early leaves nothing pending behind.
+    for await (const entity of readSnapshotEntities(db.pool, snapshot.id, { pageSize: 2 })) {
+      expect(entity.id).toBe('pages:k00');
+      break;
+    }
+    await expect(entityIdsOf('snap_ffffffffffffffffffffffffffffffff')).rejects.toThrow(/no source snapshot/);
+
+    async function entityIdsOf(id: string) {
+      for await (const _ of readSnapshotEntities(db.pool, id)) {
+        // nothing
+      }
+    }
+  });
+});
+
+describe('staleness and source availability', () => {
+  let db: TestDatabase;
+  let dir: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'availability-test-'));
+  });
+  afterAll(async () => {
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function load(dataset: string, lines: string[], publishedAt?: Date) {
+    const target = path.join(dir, `${dataset}.txt`);
+    await writeFile(target, `${lines.join('\n')}\n`);
+    return (await loadSnapshot(db.pool, { format: linesFormat, paths: [target], dataset, publishedAt }))
+      .snapshot;
+  }
+
+  const day = 86_400_000;
+
+  it('measures age from the publisher date, else from the load time, against the threshold', async () => {
+    const published = await load('dated', ['a|person|A|sanction'], new Date('2026-01-01T00:00:00Z'));
+    const undated = await load('undated', ['a|person|A|poi']);
+
+    const now = new Date('2026-01-08T00:00:00Z');
+    const statuses = await listDatasets(db.pool, now, 7 * day);
+    const dated = statuses.find((s) => s.dataset === 'dated')!;
+    expect(dated).toMatchObject({ snapshot: { id: published.id }, ageMs: 7 * day, stale: false });
+    expect(dated.referenceDate).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect((await listDatasets(db.pool, now, 7 * day - 1)).find((s) => s.dataset === 'dated')!.stale).toBe(
+      true,
+    );
+
+    const fromLoad = statuses.find((s) => s.dataset === 'undated')!;
+    expect(fromLoad.referenceDate).toEqual(undated.loadedAt);
+    const later = new Date(undated.loadedAt.getTime() + 2 * day);
+    expect((await listDatasets(db.pool, later, day)).find((s) => s.dataset === 'undated')!).toMatchObject({
+      ageMs: 2 * day,
+      stale: true,
+    });
+  });
+
+  it('says per check type whether a current, fresh snapshot provides its topics', async () => {
+    const fresh = await load(
+      'fresh_sanctions',
+      ['s|person|S|sanction', 'x|company|X|crime.fin'],
+      new Date('2026-02-01'),
+    );
+    const staleSanctions = await load(
+      'stale_sanctions',
+      ['s|person|S|sanction.linked'],
+      new Date('2025-01-01'),
+    );
+    const stalePep = await load('stale_pep', ['p|person|P|role.rca'], new Date('2025-01-01'));
+    await load('other', ['o|person|O|poi'], new Date('2026-02-01'));
+
+    const now = new Date('2026-02-03T00:00:00Z');
+    const result = await sourceAvailability(
+      db.pool,
+      ['sanctions', 'pep', 'business_entity_risk'],
+      now,
+      14 * day,
+    );
+    const ref = (s: { id: string; dataset: string; version: number }) => ({
+      id: s.id,
+      dataset: s.dataset,
+      version: s.version,
+    });
+    expect(result).toEqual([
+      {
+        checkType: 'sanctions',
+        available: true,
+        snapshots: [ref(fresh)],
+        staleSnapshots: expect.arrayContaining([ref(staleSanctions)]),
+      },
+      {
+        checkType: 'pep',
+        available: false,
+        snapshots: [],
+        staleSnapshots: expect.arrayContaining([ref(stalePep)]),
+      },
+      { checkType: 'business_entity_risk', available: true, snapshots: [ref(fresh)], staleSnapshots: [] },
+    ]);
+    // Everything stale a year later; asking for one check type answers for that one only.
+    expect(await sourceAvailability(db.pool, ['sanctions'], new Date('2027-03-01'), 14 * day)).toEqual([
+      expect.objectContaining({ checkType: 'sanctions', available: false, snapshots: [] }),
+    ]);
+  });
+});
