@@ -29,6 +29,20 @@ describe('countryCode', () => {
     ['  United   States ', 'US'],
     ['RU', 'RU'],
     ['GNB', 'GW'],
+    ['PRC', 'CN'],
+    ['Peoples Republic of China', 'CN'],
+    ["People's Republic of China", 'CN'],
+    ['Kyrgyz Republic', 'KG'],
+    ['Bolivarian Republic of Venezuela', 'VE'],
+    ['Democratic Republic of Congo', 'CD'],
+    ['USA', 'US'],
+    ['UK', 'GB'],
+    ['Kingdom of Saudi Arabia', 'SA'],
+    ['State of Kuwait', 'KW'],
+    ['Republic of Azerbaijan', 'AZ'],
+    ['Republic of Kosovo', 'XK'],
+    ['Republic of Korea', 'KR'],
+    ['Iraq (Islamic Republic of)', 'IQ'],
   ])('%s -> %s', (name, code) => {
     expect(countryCode(name)).toBe(code);
   });

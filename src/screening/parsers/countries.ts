@@ -82,6 +82,16 @@ const OVERRIDES: Record<string, string> = {
   'czech republic': 'CZ',
   turkiye: 'TR',
   'united states of america': 'US',
+  // Other publishers' spellings (BIS, EBRD, World Bank)
+  prc: 'CN',
+  'peoples republic of china': 'CN',
+  'people s republic of china': 'CN',
+  'bolivarian republic of venezuela': 'VE',
+  'kyrgyz republic': 'KG',
+  usa: 'US',
+  uk: 'GB',
+  'democratic republic of congo': 'CD',
+  'lao peoples democratic republic': 'LA',
 };
 
 function fold(name: string): string {
@@ -129,7 +139,28 @@ export function countryCode(text: string | undefined | null): string | undefined
     const found = BY_NAME.get(fold(side)) ?? invertedLookup(side);
     if (found) return found;
   }
+  for (const side of trimmed.split(' / ')) {
+    const bare = withoutStyle(side);
+    const found = bare && (BY_NAME.get(fold(bare)) ?? invertedLookup(bare));
+    if (found) return found;
+  }
   return undefined;
+}
+
+/**
+ * The name without a formal style in front or a qualifier in parentheses behind, tried only when
+ * the full name is unknown: "Kingdom of Saudi Arabia", "State of Kuwait", "Republic of
+ * Azerbaijan", "Iraq (Islamic Republic of)". `undefined` when there is nothing to take off.
+ */
+function withoutStyle(side: string): string | undefined {
+  const bare = side
+    .replace(
+      /^(?:the\s+)?(?:kingdom|state|republic|sultanate|principality|commonwealth)\s+of\s+(?:the\s+)?/i,
+      '',
+    )
+    .replace(/\s*\([^()]*\)$/, '')
+    .trim();
+  return bare && bare !== side ? bare : undefined;
 }
 
 /** "Korea, North" -> "North Korea"; "Virgin Islands, British" -> "British Virgin Islands". */

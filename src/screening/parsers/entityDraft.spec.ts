@@ -54,6 +54,21 @@ describe('EntityDraft', () => {
     expect(entity.birthDates).toEqual([{ from: '1960' }, { from: '1960', approximate: true }]);
   });
 
+  it('counts an identifier once with and once without its issuing country as one, with the country', () => {
+    const d = draft();
+    d.addName('X', 'primary');
+    d.addIdentifier({ scheme: 'passport', value: '751234567' });
+    d.addIdentifier({ scheme: 'inn', value: '7712345678' });
+    d.addIdentifier({ scheme: 'passport', value: '751234567', country: 'RU' });
+    d.addIdentifier({ scheme: 'passport', value: '751234567' });
+    d.addIdentifier({ scheme: 'passport', value: '751234567', country: 'BY' });
+    expect(d.build().identifiers).toEqual([
+      { scheme: 'passport', value: '751234567', country: 'RU' },
+      { scheme: 'inn', value: '7712345678' },
+      { scheme: 'passport', value: '751234567', country: 'BY' },
+    ]);
+  });
+
   it('builds id, dataset and source from the basics', () => {
     const d = draft();
     d.addName('X', 'primary');
@@ -64,5 +79,24 @@ describe('EntityDraft', () => {
     expect(entity.sources).toEqual([{ name: 'Test list', url: null, dataset: 'test_list', priority: 1 }]);
     expect(entity.gender).toBe('female');
     expect(entity.notes).toBeUndefined();
+  });
+
+  it('takes the priority and further datasets from the basics when given', () => {
+    const d = new EntityDraft({
+      publisherId: 'NK-1',
+      dataset: 'opensanctions',
+      source: { name: 'OpenSanctions', url: null },
+      sourceRecordRef: 'NK-1',
+      kind: 'company',
+      topics: ['debarment'],
+      priority: 3,
+      datasets: ['eu_fsf', 'opensanctions', 'us_ofac_sdn'],
+    });
+    d.addName('X', 'primary');
+    const entity = d.build();
+    expect(entity.datasets).toEqual(['opensanctions', 'eu_fsf', 'us_ofac_sdn']);
+    expect(entity.sources).toEqual([
+      { name: 'OpenSanctions', url: null, dataset: 'opensanctions', priority: 3 },
+    ]);
   });
 });

@@ -22,6 +22,10 @@ export interface DraftBasics {
   sourceRecordRef: string;
   kind: EntityKind;
   topics: string[];
+  /** The source's priority (`EntitySource.priority`): 1, the default, for an official sanctions list. */
+  priority?: number;
+  /** Datasets besides `dataset` the record belongs to (an aggregator's own dataset names), kept after it. */
+  datasets?: readonly string[];
 }
 
 /**
@@ -96,13 +100,33 @@ export class EntityDraft {
     return code;
   }
 
-  /** An identifier; the country that issued it is one of the entity's countries too. */
+  /**
+   * An identifier; the country that issued it is one of the entity's countries too. The same
+   * scheme and value once with and once without a country is one identifier, with the country.
+   */
   addIdentifier(identifier: EntityIdentifier): void {
     const value = cleanText(identifier.value);
     if (!value) return;
     if (identifier.country) this.countries.add(identifier.country);
     const key = `${identifier.scheme}|${value}|${identifier.country ?? ''}`;
     if (this.identifiers.has(key)) return;
+    const countryless = `${identifier.scheme}|${value}|`;
+    if (identifier.country) {
+      // Takes the place of the same identifier without a country, keeping its position.
+      const existing = this.identifiers.get(countryless);
+      if (existing) {
+        existing.country = identifier.country;
+        const entries = [...this.identifiers].map(([k, v]): [string, EntityIdentifier] => [
+          k === countryless ? key : k,
+          v,
+        ]);
+        this.identifiers.clear();
+        for (const [k, v] of entries) this.identifiers.set(k, v);
+        return;
+      }
+    } else {
+      for (const other of this.identifiers.keys()) if (other.startsWith(countryless)) return;
+    }
     this.identifiers.set(
       key,
       identifier.country ? { ...identifier, value } : { scheme: identifier.scheme, value },
@@ -135,7 +159,7 @@ export class EntityDraft {
   }
 
   build(): ListedEntity {
-    const { dataset, source, sourceRecordRef, topics } = this.basics;
+    const { dataset, source, sourceRecordRef, topics, priority = 1 } = this.basics;
     const entity: ListedEntity = {
       id: this.id,
       kind: this.kind,
@@ -145,8 +169,8 @@ export class EntityDraft {
       nationalities: [...this.nationalities],
       identifiers: [...this.identifiers.values()],
       topics,
-      datasets: [dataset],
-      sources: [{ ...source, dataset, priority: 1 }],
+      datasets: [...new Set([dataset, ...(this.basics.datasets ?? [])])],
+      sources: [{ ...source, dataset, priority }],
       programs: [...this.programs],
       sourceRecordRef,
     };
