@@ -64,7 +64,10 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .requiredOption('--format <format>', 'list format, e.g. ofac-csv, un-xml (an unknown one lists them all)')
     .argument('<paths...>', 'the list files (or a folder, for ofac-csv)')
     .option('--dataset <name>', "dataset name (default: the format's)")
-    .option('--published-at <date>', "the publisher's date, when the file does not state it")
+    .option(
+      '--published-at <date>',
+      "the publisher's date (wins over the file's; a newer one makes unchanged content a new version)",
+    )
     .option('--json', 'print the snapshot summary as JSON')
     .action(async (paths: string[], options) => {
       const input = parseInput(loadInput, { ...options, paths });
@@ -125,6 +128,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
               loadedAt: snapshot.loadedAt,
               referenceDate,
               ageMs,
+              age: formatDuration(ageMs),
               stale,
             })),
           });

@@ -37,7 +37,10 @@ export interface LoadSnapshotOptions {
   paths: string[];
   /** Defaults to the format's dataset. */
   dataset?: string;
-  /** The publisher's date; when absent, the date the file states (if the format reads one). */
+  /**
+   * The publisher's date; when absent, the date the file states (if the format reads one). Newer
+   * than the current snapshot's, it makes unchanged content a new version (see isUnchanged).
+   */
   publishedAt?: Date;
   onProgress?: (progress: ParseProgress) => void;
   signal?: AbortSignal;
@@ -53,7 +56,10 @@ export interface DeltaSummary {
 }
 
 export interface LoadResult {
-  /** True when the input's content hash equals the current snapshot's: no new version was made. */
+  /**
+   * True when the input's content hash equals the current snapshot's (and no newer publisher date
+   * was given): no new version was made.
+   */
   unchanged: boolean;
   /** The new current snapshot, or the unchanged current one. */
   snapshot: ReadySnapshot;
@@ -83,6 +89,23 @@ export function isDeltaFormat(format: SourceFormat | DeltaFormat): format is Del
   return 'parseDelta' in format;
 }
 
+/**
+ * The same bytes through the same format as the current snapshot, and no newer publisher date given
+ * than the one it has. Same bytes with a newer date given (`--published-at`, a newer Last-Modified)
+ * are a re-publication: the current snapshot is immutable and cannot take the date, so they become a
+ * new version; otherwise a list that stays unchanged for longer than the staleness threshold could
+ * never be confirmed current again.
+ */
+function isUnchanged(
+  current: ReadySnapshot,
+  hash: string,
+  { format, publishedAt }: Pick<LoadSnapshotOptions, 'format' | 'publishedAt'>,
+): boolean {
+  if (current.contentHash !== hash || current.format !== format.name) return false;
+  if (!publishedAt || isDeltaFormat(format)) return true;
+  return current.publishedAt !== null && publishedAt.getTime() <= current.publishedAt.getTime();
+}
+
 export function newSnapshotId(): string {
   return `snap_${randomBytes(16).toString('hex')}`;
 }
@@ -105,7 +128,7 @@ export async function loadSnapshot(pool: pg.Pool, options: LoadSnapshotOptions):
     await lockDataset(client, dataset);
     try {
       const [current] = await currentSnapshots(client, [dataset]);
-      if (current && current.contentHash === input.hash && current.format === format.name) {
+      if (current && isUnchanged(current, input.hash, options)) {
         return { unchanged: true, snapshot: current };
       }
       if (isDeltaFormat(format) && !current) {

@@ -1,0 +1,457 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCliCaptured } from '../../support/cli.js';
+import { screeningData } from '../../support/screeningData.js';
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+
+/**
+ * `casescreen sources load|status|snapshots` end to end through the in-process CLI runner, on the
+ * real lists of SCREENING_DATA_DIR where present and on the repository's small fixtures always.
+ */
+
+const data = screeningData('sources CLI on the real lists');
+const fixtures = path.resolve('test/fixtures/screening');
+const fixture = (...segments: string[]) => path.join(fixtures, ...segments);
+const day = 86_400_000;
+
+interface StatusJson {
+  now: string;
+  staleAfterMs: number;
+  staleAfter: string;
+  datasets: {
+    dataset: string;
+    snapshotId: string;
+    version: number;
+    format: string;
+    entityCount: number;
+    publishedAt: string | null;
+    loadedAt: string;
+    referenceDate: string;
+    ageMs: number;
+    age: string;
+    stale: boolean;
+  }[];
+}
+
+describe('casescreen sources load, status and snapshots', () => {
+  let db: TestDatabase;
+  let dir: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'sources-cli-'));
+  });
+  afterAll(async () => {
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const cli = (argv: string[], env: Record<string, string> = {}) =>
+    runCliCaptured(argv, { DATABASE_URL: db.url, ...env });
+
+  /** A --json command that must succeed: its one JSON object. */
+  async function cliJson<T = Record<string, unknown>>(argv: string[], env?: Record<string, string>) {
+    const result = await cli([...argv, '--json'], env);
+    expect(result, result.stderr).toMatchObject({ code: 0 });
+    return JSON.parse(result.stdout) as T;
+  }
+
+  const load = (format: string, paths: string[], ...flags: string[]) =>
+    cliJson(['sources', 'load', '--format', format, ...paths, ...flags]);
+
+  async function status(...flags: string[]): Promise<StatusJson> {
+    return cliJson<StatusJson>(['sources', 'status', ...flags]);
+  }
+
+  async function datasetStatus(dataset: string, ...flags: string[]) {
+    const found = (await status(...flags)).datasets.find((d) => d.dataset === dataset);
+    expect(found, `dataset ${dataset} in sources status`).toBeDefined();
+    return found!;
+  }
+
+  async function snapshotsOf(dataset: string) {
+    const out = await cliJson<{ snapshots: Record<string, unknown>[] }>([
+      'sources',
+      'snapshots',
+      '--dataset',
+      dataset,
+    ]);
+    return out.snapshots;
+  }
+
+  async function entityRows(snapshotId: string): Promise<number> {
+    const { rows } = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM source_snapshot_entities WHERE snapshot_id = $1',
+      [snapshotId],
+    );
+    return rows[0]!.n;
+  }
+
+  function expectLoadFailure(result: CliRun, file: string, line: number) {
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`error: load failed: ${file}:${line}: `);
+  }
+
+  describe.skipIf(!data.available)('the real lists', () => {
+    it('loads the OFAC SDN CSV set from its directory into version 1, and again as unchanged', async () => {
+      const folder = data.file('ofac', 'sdn_2021-07');
+      const first = await load('ofac-csv', [folder]);
+      expect(first).toMatchObject({
+        unchanged: false,
+        dataset: 'us_ofac_sdn',
+        format: 'ofac-csv',
+        version: 1,
+        entityCount: 8976,
+        contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        // The legacy CSV set states no date: staleness counts from the load.
+        publishedAt: null,
+        baseSnapshotId: null,
+        countsByTopic: { sanction: 8976 },
+        durationMs: expect.any(Number),
+      });
+      const kinds = first.countsByKind as Record<string, number>;
+      expect(Object.values(kinds).reduce((a, b) => a + b, 0)).toBe(8976);
+      expect(kinds.vessel).toBeGreaterThan(0);
+      expect(kinds.aircraft).toBeGreaterThan(0);
+      expect(await entityRows(first.snapshotId as string)).toBe(8976);
+
+      // The same four files named one by one: the same bytes, so no new version.
+      const files = ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv'].map((f) => path.join(folder, f));
+      const again = await cli(['sources', 'load', '--format', 'ofac-csv', ...files]);
+      expect(again).toMatchObject({ code: 0 });
+      expect(again.stdout).toMatch(
+        new RegExp(`^Unchanged: us_ofac_sdn version 1 \\(${first.snapshotId}\\) already has this content\\n`),
+      );
+      expect(await snapshotsOf('us_ofac_sdn')).toHaveLength(1);
+    });
+
+    it('loads the UN list with the date it states, then the next edition as version 2', async () => {
+      const older = await load('un-xml', [data.file('un', 'UN_consolidated_2025-04.xml')]);
+      expect(older).toMatchObject({
+        dataset: 'un_sc_sanctions',
+        version: 1,
+        entityCount: 877,
+        countsByKind: { person: 684 },
+        publishedAt: '2025-04-19T23:00:04.625Z',
+      });
+      const newer = await cli([
+        'sources',
+        'load',
+        '--format',
+        'un-xml',
+        data.file('un', 'UN_consolidated_2026-02.xml'),
+      ]);
+      expect(newer.code, newer.stderr).toBe(0);
+      expect(newer.stdout).toMatch(
+        /^Loaded un_sc_sanctions version 2: snap_[0-9a-f]{32}, 1003 entities in \d+\.\d s\n/,
+      );
+      expect(newer.stdout).toContain('  published 2026-02-27T00:00:09.554Z\n');
+      expect(newer.stdout).toMatch(/ {2}kinds: .*person 730/);
+
+      const current = await datasetStatus('un_sc_sanctions');
+      expect(current).toMatchObject({
+        version: 2,
+        entityCount: 1003,
+        referenceDate: '2026-02-27T00:00:09.554Z',
+      });
+      // The previous version is kept as it was.
+      expect(await entityRows(older.snapshotId as string)).toBe(877);
+    });
+
+    it('refuses a truncated copy of the UN list, naming file and line, and keeps the current version', async () => {
+      const before = await datasetStatus('un_sc_sanctions');
+      const whole = await readFile(data.file('un', 'UN_consolidated_2026-02.xml'));
+      const truncated = path.join(dir, 'UN_consolidated_truncated.xml');
+      const cut = whole.subarray(0, Math.floor(whole.length / 2));
+      await writeFile(truncated, cut);
+      const lastLine = cut.toString('utf8').split('\n').length;
+
+      const result = await cli(['sources', 'load', '--format', 'un-xml', truncated]);
+      expectLoadFailure(result, truncated, lastLine);
+      expect(result.stderr).toContain('malformed XML');
+
+      expect(await datasetStatus('un_sc_sanctions')).toMatchObject({
+        snapshotId: before.snapshotId,
+        version: before.version,
+      });
+      const [failed] = await snapshotsOf('un_sc_sanctions');
+      expect(failed).toMatchObject({
+        status: 'failed',
+        version: null,
+        current: false,
+        error: expect.stringContaining(`${truncated}:${lastLine}`),
+      });
+      expect(await entityRows(failed!.id as string)).toBe(0);
+    });
+
+    it('loads a single SDN main file under another dataset with the publisher date given', async () => {
+      const out = await load(
+        'ofac-csv',
+        [data.file('ofac', 'sdn_2024-05-03.csv')],
+        '--dataset',
+        'us_ofac_sdn_main',
+        '--published-at',
+        '2024-05-03',
+      );
+      expect(out).toMatchObject({
+        dataset: 'us_ofac_sdn_main',
+        version: 1,
+        entityCount: 14965,
+        publishedAt: '2024-05-03T00:00:00.000Z',
+      });
+      const ids = await db.pool.query<{ entity_id: string }>(
+        'SELECT entity_id FROM source_snapshot_entities WHERE snapshot_id = $1 LIMIT 1',
+        [out.snapshotId],
+      );
+      expect(ids.rows[0]!.entity_id).toMatch(/^us_ofac_sdn_main:\d+$/);
+    });
+  });
+
+  describe('small fixtures', () => {
+    it('loads the UN fixture lists as versions, a malformed one fails with file and line and changes nothing', async () => {
+      const v1 = await load('un-xml', [fixture('un-xml', 'snapshots', 'list-v1.xml')], '--dataset', 'fx_un');
+      expect(v1).toMatchObject({
+        unchanged: false,
+        dataset: 'fx_un',
+        version: 1,
+        entityCount: 3,
+        publishedAt: '2026-01-05T00:00:09.000Z',
+        countsByKind: { person: 2 },
+        countsByTopic: { sanction: 3 },
+      });
+
+      const malformed = fixture('un-xml', 'snapshots', 'malformed.xml');
+      const failed = await cli(['sources', 'load', '--format', 'un-xml', malformed, '--dataset', 'fx_un']);
+      expectLoadFailure(failed, malformed, 27);
+      expect(failed.stderr).toContain('malformed XML: unexpected close tag');
+      expect(await datasetStatus('fx_un')).toMatchObject({ snapshotId: v1.snapshotId, version: 1 });
+
+      const v2 = await load('un-xml', [fixture('un-xml', 'snapshots', 'list-v2.xml')], '--dataset', 'fx_un');
+      // Failed attempts take no version number.
+      expect(v2).toMatchObject({ version: 2, entityCount: 3, publishedAt: '2026-02-10T00:00:09.000Z' });
+
+      const attempts = await snapshotsOf('fx_un');
+      expect(attempts.map((s) => [s.version, s.status, s.current])).toEqual([
+        [2, 'ready', true],
+        [null, 'failed', false],
+        [1, 'ready', false],
+      ]);
+      const table = await cli(['sources', 'snapshots', '--dataset', 'fx_un']);
+      expect(table.code).toBe(0);
+      expect(table.stdout.split('\n')[0]).toMatch(
+        /^DATASET\s+VERSION\s+SNAPSHOT\s+STATUS\s+CURRENT\s+ENTITIES/,
+      );
+      expect(table.stdout).toMatch(/fx_un\s+-\s+snap_[0-9a-f]{32}\s+failed\s+-\s+.*malformed\.xml:27: /);
+    });
+
+    it('fails an OFAC CSV set with a short row by file and line and keeps the loaded set current', async () => {
+      // A copy of the fixture set whose main file has a row with one column too few.
+      const set = path.join(dir, 'ofac-short-row');
+      await mkdir(set);
+      for (const name of ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv']) {
+        await copyFile(fixture('ofac-csv', 'set', name), path.join(set, name));
+      }
+      const good = await load('ofac-csv', [set], '--dataset', 'fx_ofac');
+      expect(good).toMatchObject({ version: 1, entityCount: 7, publishedAt: null });
+
+      const main = path.join(set, 'sdn.csv');
+      const lines = (await readFile(main, 'utf8')).split('\r\n');
+      expect(lines[1]).toMatch(/^173,.*,-0- $/);
+      lines[1] = lines[1]!.replace(/,-0- $/, '');
+      await writeFile(main, lines.join('\r\n'));
+      const failed = await cli(['sources', 'load', '--format', 'ofac-csv', set, '--dataset', 'fx_ofac']);
+      expectLoadFailure(failed, main, 2);
+      expect(failed.stderr).toContain('expected 12 columns, found 11');
+      expect(await datasetStatus('fx_ofac')).toMatchObject({ snapshotId: good.snapshotId, version: 1 });
+    });
+
+    it('makes a new version of unchanged content only when given a newer publisher date', async () => {
+      const list = fixture('un-xml', 'snapshots', 'list-v1.xml');
+      const loadAs = (...flags: string[]) => load('un-xml', [list], '--dataset', 'fx_republished', ...flags);
+      const first = await loadAs();
+      expect(first).toMatchObject({ version: 1, publishedAt: '2026-01-05T00:00:09.000Z' });
+
+      // The date the file states, or an older one, changes nothing.
+      expect(await loadAs('--published-at', '2026-01-05T00:00:09Z')).toMatchObject({
+        unchanged: true,
+        snapshotId: first.snapshotId,
+      });
+      expect(await loadAs('--published-at', '2025-12-01')).toMatchObject({ unchanged: true, version: 1 });
+
+      // The publisher vouches for the same list at a later date: the snapshot, immutable, cannot take
+      // the date, so a new version with the same entities does, and its age counts from there.
+      const today = new Date().toISOString().slice(0, 10);
+      const republished = await loadAs('--published-at', today);
+      expect(republished).toMatchObject({
+        unchanged: false,
+        version: 2,
+        contentHash: first.contentHash,
+        entityCount: first.entityCount,
+        countsByKind: first.countsByKind,
+        publishedAt: `${today}T00:00:00.000Z`,
+      });
+      expect(await datasetStatus('fx_republished')).toMatchObject({ version: 2, stale: false });
+      expect(await loadAs('--published-at', today)).toMatchObject({ unchanged: true, version: 2 });
+      expect(await loadAs()).toMatchObject({ unchanged: true, version: 2 });
+    });
+
+    it('fails at once with exit code 1 while another load of the dataset holds its lock', async () => {
+      const key = 'casescreen:source-dataset:fx_busy';
+      const holder = await db.pool.connect();
+      try {
+        await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+        const busy = await cli([
+          'sources',
+          'load',
+          '--format',
+          'un-xml',
+          fixture('un-xml', 'snapshots', 'list-v1.xml'),
+          '--dataset',
+          'fx_busy',
+        ]);
+        expect(busy).toMatchObject({
+          code: 1,
+          stdout: '',
+          stderr: 'error: load failed: another load of dataset fx_busy is in progress\n',
+        });
+      } finally {
+        await holder.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+        holder.release();
+      }
+      expect(await snapshotsOf('fx_busy')).toEqual([]);
+    });
+
+    it('refuses unknown formats, missing files and bad flags before touching the database', async () => {
+      const snapshotCount = async () =>
+        (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM source_snapshots')).rows[0]!.n;
+      const before = await snapshotCount();
+      const unknown = await cli(['sources', 'load', '--format', 'ofac-cvs', fixture('ofac-csv', 'set')]);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/^error: unknown format "ofac-cvs"; known formats: .*ofac-csv.*un-xml/);
+
+      const missing = path.join(dir, 'nowhere.xml');
+      expect(await cli(['sources', 'load', '--format', 'un-xml', missing])).toMatchObject({
+        code: 2,
+        stderr: `error: no such file: ${missing}\n`,
+      });
+      const badDataset = await cli([
+        'sources',
+        'load',
+        '--format',
+        'un-xml',
+        fixture('un-xml', 'snapshots', 'list-v1.xml'),
+        '--dataset',
+        'UN List',
+      ]);
+      expect(badDataset).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --dataset: /) });
+      const badDate = await cli([
+        'sources',
+        'load',
+        '--format',
+        'un-xml',
+        fixture('un-xml', 'snapshots', 'list-v1.xml'),
+        '--published-at',
+        '03/05/2024',
+      ]);
+      expect(badDate).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --published-at: /) });
+      const badDuration = await cli(['sources', 'status', '--stale-after', 'two weeks']);
+      expect(badDuration).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^error: --stale-after: /),
+      });
+
+      expect(await snapshotCount()).toBe(before);
+    });
+
+    it('shows version, age and staleness per dataset, against the publisher date, honouring --stale-after', async () => {
+      // Published two days ago (the list says so), and one without a date, aged from its load.
+      const twoDaysAgo = new Date(Date.now() - 2 * day).toISOString();
+      const dated = await load(
+        'un-xml',
+        [fixture('un-xml', 'consolidated.xml')],
+        '--dataset',
+        'fx_dated',
+        '--published-at',
+        twoDaysAgo,
+      );
+      expect(dated.publishedAt).toBe(twoDaysAgo);
+      const undated = await load('ofac-csv', [fixture('ofac-csv', 'set')], '--dataset', 'fx_undated');
+
+      const report = await status();
+      expect(report).toMatchObject({ staleAfterMs: 14 * day, staleAfter: '14d' });
+      const byName = new Map(report.datasets.map((d) => [d.dataset, d]));
+      const datedStatus = byName.get('fx_dated')!;
+      expect(datedStatus).toMatchObject({
+        snapshotId: dated.snapshotId,
+        version: 1,
+        format: 'un-xml',
+        publishedAt: twoDaysAgo,
+        referenceDate: twoDaysAgo,
+        age: '2d',
+        stale: false,
+      });
+      expect(datedStatus.ageMs).toBeGreaterThanOrEqual(2 * day);
+      expect(datedStatus.ageMs).toBeLessThan(2 * day + 60_000);
+      const undatedStatus = byName.get('fx_undated')!;
+      expect(undatedStatus).toMatchObject({ publishedAt: null, stale: false });
+      expect(undatedStatus.referenceDate).toBe(undatedStatus.loadedAt);
+      expect(undatedStatus.loadedAt).toBe(undated.loadedAt);
+      expect(undatedStatus.ageMs).toBeLessThan(60_000);
+      // The UN fixture of January 2026 is long past 14 days.
+      expect(byName.get('fx_un')).toMatchObject({ version: 2, stale: true });
+
+      const strict = await status('--stale-after', '1d');
+      expect(strict).toMatchObject({ staleAfterMs: day, staleAfter: '1d' });
+      expect(strict.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: true });
+      expect(strict.datasets.find((d) => d.dataset === 'fx_undated')).toMatchObject({ stale: false });
+      expect(
+        (await status('--stale-after', '2d1h')).datasets.find((d) => d.dataset === 'fx_dated'),
+      ).toMatchObject({ stale: false });
+
+      // SOURCE_STALE_AFTER is the default; the flag wins over it.
+      const fromEnv = await cliJson<StatusJson>(['sources', 'status'], { SOURCE_STALE_AFTER: '36h' });
+      expect(fromEnv).toMatchObject({ staleAfter: '1d 12h' });
+      expect(fromEnv.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: true });
+      const flagWins = await cliJson<StatusJson>(['sources', 'status', '--stale-after', '3d'], {
+        SOURCE_STALE_AFTER: '36h',
+      });
+      expect(flagWins.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: false });
+
+      const table = await cli(['sources', 'status', '--stale-after', '1d']);
+      expect(table.code).toBe(0);
+      expect(table.stdout.split('\n')[0]).toMatch(
+        /^DATASET\s+VERSION\s+SNAPSHOT\s+FORMAT\s+ENTITIES\s+PUBLISHED\s+LOADED\s+AGE\s+STALE$/,
+      );
+      expect(table.stdout).toMatch(
+        /\nfx_dated\s+1\s+snap_[0-9a-f]{32}\s+un-xml\s+\d+\s+\S+\s+\S+\s+2d\s+yes\n/,
+      );
+      expect(table.stdout).toMatch(
+        /\nfx_undated\s+1\s+snap_[0-9a-f]{32}\s+ofac-csv\s+7\s+-\s+\S+\s+\d+s\s+no\n/,
+      );
+      expect(table.stdout).toMatch(/Stale after 1d \(publisher date, else load time\)\n$/);
+    });
+  });
+});
+
+describe('casescreen sources status on an empty database', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('says nothing is loaded yet, and lists no datasets as JSON', async () => {
+    const env = { DATABASE_URL: db.url };
+    expect(await runCliCaptured(['sources', 'status'], env)).toMatchObject({
+      code: 0,
+      stdout: 'No source snapshots loaded yet (casescreen sources load / sync)\n',
+    });
+    const json = await runCliCaptured(['sources', 'status', '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ staleAfter: '14d', datasets: [] });
+  });
+});
