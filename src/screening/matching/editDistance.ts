@@ -46,8 +46,8 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-function buildSubstitutionTable(): Float32Array {
-  const table = new Float32Array(128 * 128);
+function buildSubstitutionTable(): Float64Array {
+  const table = new Float64Array(128 * 128);
   for (let a = 0; a < 128; a++) {
     for (let b = 0; b < 128; b++) {
       table[(a << 7) | b] = a === b ? 0 : isDigit(a) || isDigit(b) ? COST.digit : COST.substitution;
@@ -63,30 +63,29 @@ function buildSubstitutionTable(): Float32Array {
   return table;
 }
 
-// Three reusable rows: the distance runs ~10^4 times per query and must not allocate.
-let previous2 = new Float64Array(64);
-let previous = new Float64Array(64);
-let current = new Float64Array(64);
+// Reusable rows: the distance runs ~10^4 times per query and must not allocate.
+let rowA = new Float64Array(64);
+let rowB = new Float64Array(64);
+let rowC = new Float64Array(64);
+let insertCosts = new Float64Array(64);
 
 function ensureCapacity(length: number): void {
-  if (current.length > length) return;
-  const size = Math.max(length + 1, current.length * 2);
-  previous2 = new Float64Array(size);
-  previous = new Float64Array(size);
-  current = new Float64Array(size);
+  if (rowA.length > length) return;
+  const size = Math.max(length + 1, rowA.length * 2);
+  rowA = new Float64Array(size);
+  rowB = new Float64Array(size);
+  rowC = new Float64Array(size);
+  insertCosts = new Float64Array(size);
 }
 
-function code(text: string, index: number): number {
-  return text.charCodeAt(index) & 127;
-}
-
-/** Cost of inserting or deleting text[index]: cheap when it doubles a neighbour. */
+/**
+ * Cost of inserting or deleting text[index]: cheap when it repeats the letter before it, so
+ * "ll" -> "l" is cheap but dropping both letters of "ll" costs a full edit plus the cheap one.
+ */
 function indelCost(text: string, index: number): number {
-  const char = text.charCodeAt(index);
-  const doubled =
-    (index > 0 && text.charCodeAt(index - 1) === char) ||
-    (index + 1 < text.length && text.charCodeAt(index + 1) === char);
-  return doubled ? COST.doubledLetter : COST.insertion;
+  return index > 0 && text.charCodeAt(index - 1) === text.charCodeAt(index)
+    ? COST.doubledLetter
+    : COST.insertion;
 }
 
 /**
@@ -99,32 +98,44 @@ export function weightedDistance(a: string, b: string, limit = Number.POSITIVE_I
   if (n === 0) return sumIndel(b);
   if (m === 0) return sumIndel(a);
   ensureCapacity(m);
+  let before = rowA;
+  let previous = rowB;
+  let current = rowC;
+  const inserts = insertCosts;
   current[0] = 0;
-  for (let j = 1; j <= m; j++) current[j] = current[j - 1]! + indelCost(b, j - 1);
+  for (let j = 1; j <= m; j++) {
+    inserts[j] = indelCost(b, j - 1);
+    current[j] = current[j - 1]! + inserts[j]!;
+  }
   let previousRowMin = 0;
+  let previousCode = -1;
   for (let i = 1; i <= n; i++) {
-    const rotate = previous2;
-    previous2 = previous;
+    const rotate = before;
+    before = previous;
     previous = current;
     current = rotate;
-    const ca = code(a, i - 1);
-    const deleteCost = indelCost(a, i - 1);
+    const ca = a.charCodeAt(i - 1) & 127;
+    const deleteCost = ca === previousCode ? COST.doubledLetter : COST.insertion;
+    const row = ca << 7;
     current[0] = previous[0]! + deleteCost;
     let rowMin = current[0]!;
+    let cbBefore = -1;
     for (let j = 1; j <= m; j++) {
-      const cb = code(b, j - 1);
-      let best = previous[j - 1]! + SUBSTITUTION[(ca << 7) | cb]!;
+      const cb = b.charCodeAt(j - 1) & 127;
+      let best = previous[j - 1]! + SUBSTITUTION[row | cb]!;
       const deletion = previous[j]! + deleteCost;
       if (deletion < best) best = deletion;
-      const insertion = current[j - 1]! + indelCost(b, j - 1);
+      const insertion = current[j - 1]! + inserts[j]!;
       if (insertion < best) best = insertion;
-      if (i > 1 && j > 1 && ca === code(b, j - 2) && code(a, i - 2) === cb && ca !== cb) {
-        const transposition = previous2[j - 2]! + COST.transposition;
+      if (ca === cbBefore && previousCode === cb && ca !== cb) {
+        const transposition = before[j - 2]! + COST.transposition;
         if (transposition < best) best = transposition;
       }
       current[j] = best;
       if (best < rowMin) rowMin = best;
+      cbBefore = cb;
     }
+    previousCode = ca;
     // A transposition can reach back two rows, so both rows must be past the limit.
     if (rowMin > limit && previousRowMin + COST.transposition > limit) return Number.POSITIVE_INFINITY;
     previousRowMin = rowMin;
@@ -138,7 +149,40 @@ function sumIndel(text: string): number {
   return total;
 }
 
+/** The letters a-z (and digits, folded onto six more bits) that occur in a token, as bits. */
+export function letterMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 97 && code <= 122) mask |= 1 << (code - 97);
+    else if (code >= 48 && code <= 57) mask |= 1 << (26 + ((code - 48) % 6));
+  }
+  return mask;
+}
+
+function popcount(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * A cheap lower bound of `weightedDistance`, to skip the dynamic programme for hopeless pairs:
+ * each letter found in only one of the strings needs an edit of its own (at least half a similar
+ * substitution, 0.35), and a length difference needs that many insertions (at least 0.3 each).
+ */
+export function distanceLowerBound(maskA: number, maskB: number, lengthA: number, lengthB: number): number {
+  const byLetters = 0.35 * popcount(maskA ^ maskB);
+  const byLength = COST.doubledLetter * Math.abs(lengthA - lengthB);
+  // Shaved by a hair so that rounding can never put the bound above the distance itself.
+  return (byLetters > byLength ? byLetters : byLength) - 1e-9;
+}
+
 const LOG_2_35 = Math.log(2.35);
+/** log base 2.35 of (length - 2) for lengths up to 64, 0 up to 3 characters. */
+const BUDGET_BASE = Float64Array.from({ length: 65 }, (_, length) =>
+  length <= 3 ? 0 : Math.log(length - 2) / LOG_2_35,
+);
 
 /**
  * How much weighted distance a token of `length` characters may carry and still count as the
@@ -148,5 +192,6 @@ const LOG_2_35 = Math.log(2.35);
  */
 export function editBudget(length: number, factor: number): number {
   if (length <= 3) return 0;
+  if (length <= 64) return factor * BUDGET_BASE[length]!;
   return (factor * Math.log(length - 2)) / LOG_2_35;
 }

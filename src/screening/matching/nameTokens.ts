@@ -1,6 +1,8 @@
 import { doubleMetaphone } from 'double-metaphone';
 import type { EntityKind, NameParts } from '../model/listedEntity.js';
+import { letterMask } from './editDistance.js';
 import { joinDottedLetters, type RawWord, rawWords } from './text.js';
+import { sinoKey } from './vocabulary/chineseRomanisation.js';
 import { matchLegalForm } from './vocabulary/legalForms.js';
 import {
   OBJECT_PREFIXES,
@@ -73,6 +75,25 @@ export interface NameToken {
   skeleton: string;
   /** Order in the name, from 0. */
   position: number;
+  /**
+   * The same part written again earlier in the name ("Abdullahi Mohamed Mohamed Caddow"): kept,
+   * because in lineage names a repeated part is a different person's name (father and
+   * grandfather), but free to leave unmatched when nothing on the other side is left over.
+   */
+  repeat: boolean;
+  /**
+   * Place in an Arabic (or Malay, Hebrew, Mauritanian) lineage chain "X bin Y bin Z": 0 for the
+   * person's own name (X), 1 for the father (Y), 2 for the grandfather (Z) and so on; -1 when
+   * the name has no such chain or the token is not a name part.
+   */
+  generation: number;
+  /** The letters of `text` as bits (editDistance.letterMask), for a cheap distance bound. */
+  letters: number;
+  /**
+   * For a person's name made only of Chinese syllables: the token in a spelling shared by pinyin
+   * and Wade-Giles (vocabulary/chineseRomanisation); '' otherwise.
+   */
+  sino: string;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -305,12 +326,17 @@ function weightOf(draft: Draft): number {
 function finalise(drafts: Draft[], nameClass: NameClass): NameToken[] {
   const tokens: NameToken[] = [];
   const seen = new Set<string>();
-  for (const draft of drafts) {
-    // A part written twice ("Shoigu Shoigu Sergey") is one part.
+  const generations = lineageGenerations(drafts, nameClass);
+  const sinoKeys = chineseSyllableKeys(drafts, nameClass);
+  for (let d = 0; d < drafts.length && tokens.length < MAX_TOKENS; d++) {
+    const draft = drafts[d]!;
+    // A part written twice is kept but marked: "Shoigu Shoigu Sergey" is Sergey Shoigu, while in
+    // "Abdullahi Mohamed Mohamed Caddow" the father and the grandfather are both Mohamed.
     const identity = `${draft.role}:${draft.key}`;
-    if (seen.has(identity)) continue;
+    const repeat = seen.has(identity);
     seen.add(identity);
-    if (tokens.length === MAX_TOKENS) break;
+    // A repeated particle, connecting word or legal form says nothing new.
+    if (repeat && !isCoreDraft(draft)) continue;
     const isWord = draft.role === 'word' || draft.role === 'patronymic';
     tokens.push({
       text: draft.text,
@@ -325,7 +351,70 @@ function finalise(drafts: Draft[], nameClass: NameClass): NameToken[] {
       phonetic: isWord ? phoneticKeys(draft.text) : [],
       skeleton: isWord ? consonantSkeleton(draft.text) : draft.text,
       position: tokens.length,
+      repeat,
+      generation: generations[d]!,
+      letters: letterMask(draft.text),
+      sino: sinoKeys?.[d] ?? '',
     });
   }
   return tokens;
+}
+
+/**
+ * Shared pinyin/Wade-Giles spellings of the word tokens, when every word of a person's name of at
+ * least two words reads as Chinese syllables ("Mao Tse-tung", "Deng Xiaoping"). A name with any
+ * other word ("Anna Smith") is not read as Chinese, so short Western names are left alone.
+ */
+function chineseSyllableKeys(drafts: Draft[], nameClass: NameClass): (string | undefined)[] | undefined {
+  if (nameClass !== 'person' && nameClass !== 'unknown') return undefined;
+  let words = 0;
+  const keys: (string | undefined)[] = [];
+  for (const draft of drafts) {
+    if (draft.role === 'word' || draft.role === 'patronymic') {
+      const key = sinoKey(draft.text);
+      if (key === undefined) return undefined;
+      keys.push(key);
+      words++;
+    } else if (draft.role === 'initial' || draft.role === 'number') return undefined;
+    else keys.push(undefined);
+  }
+  return words >= 2 ? keys : undefined;
+}
+
+/** Particles meaning "son of" / "daughter of": each one starts the next generation of a lineage. */
+const LINEAGE_PARTICLES: ReadonlySet<string> = new Set(['bin', 'bint', 'ould']);
+
+/**
+ * Generations of a lineage chain ("Muhammad bin Salman bin Abdulaziz": 0, -, 1, -, 2). Only a
+ * particle with a name part on both sides forms a chain: "bin Salman" alone, or a particle left
+ * at the end of a reordered name, says nothing about whose name comes first.
+ */
+function lineageGenerations(drafts: Draft[], nameClass: NameClass): number[] {
+  const generations = new Array<number>(drafts.length).fill(-1);
+  if (nameClass !== 'person' && nameClass !== 'unknown') return generations;
+  let chain = false;
+  let coreSeen = false;
+  for (let i = 0; i < drafts.length && !chain; i++) {
+    const draft = drafts[i]!;
+    if (draft.role === 'particle' && LINEAGE_PARTICLES.has(draft.key)) {
+      if (coreSeen && drafts.slice(i + 1).some(isCoreDraft)) chain = true;
+    } else if (isCoreDraft(draft)) coreSeen = true;
+  }
+  if (!chain) return generations;
+  let generation = 0;
+  coreSeen = false;
+  for (let i = 0; i < drafts.length; i++) {
+    const draft = drafts[i]!;
+    if (draft.role === 'particle' && LINEAGE_PARTICLES.has(draft.key)) {
+      if (coreSeen) generation++;
+    } else if (isCoreDraft(draft)) {
+      coreSeen = true;
+      generations[i] = generation;
+    }
+  }
+  return generations;
+}
+
+function isCoreDraft(draft: Draft): boolean {
+  return draft.role === 'word' || draft.role === 'patronymic' || draft.role === 'initial';
 }

@@ -10,18 +10,33 @@ export interface PreparedName {
   tokens: NameToken[];
   /** Token texts in sorted order: equal signatures are the same name, whatever the word order. */
   signature: string;
+  /** The name is a lineage chain ("X bin Y"), so the order of its parts matters. */
+  lineage: boolean;
 }
 
 export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
-  const tokens = nameTokens(name.full, kind, name.parts);
+  return preparedNameOf(name.full, name.kind, kind, nameTokens(name.full, kind, name.parts));
+}
+
+/**
+ * A prepared name from tokens prepared before: the screening index keeps each distinct token once
+ * and rebuilds the names of the candidates it scores from them.
+ */
+export function preparedNameOf(
+  full: string,
+  nameKind: NameKind,
+  kind: EntityKind,
+  tokens: NameToken[],
+): PreparedName {
   return {
-    full: name.full,
-    kind: name.kind,
+    full,
+    kind: nameKind,
     nameClass: nameClassOf(kind),
     tokens,
     signature: tokens
       .map((token) => token.text)
       .sort()
       .join(' '),
+    lineage: tokens.some((token) => token.generation >= 0),
   };
 }

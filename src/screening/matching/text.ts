@@ -23,21 +23,25 @@ const HAN_OR_HANGUL = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 const ABJAD =
   /[\u0590-\u05ff\u0600-\u06ff\u0700-\u074f\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
 
+const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/gu;
+
 /**
- * The ASCII rendering of a name. Chinese and Korean names are written one syllable per character
- * with no spaces: the first syllable is the family name and the rest the given name, so
- * "习近平" becomes "Xi Jinping" (as a person) rather than any-ascii's "XiJinPing".
+ * The ASCII rendering of a name. Chinese and Korean names are written one syllable per character:
+ * a person's name written without spaces is family name (first syllable) then given name, so
+ * "习近平" becomes "Xi Jinping" rather than any-ascii's "XiJinPing". When the name is already
+ * split into words ("은정 김", "王 晨"), each word is kept whole: "은정" is a given name.
  */
 export function transliterate(text: string, isPerson: boolean): string {
   const normalised = text.normalize('NFKC');
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
+  const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
   let output = '';
   let run: string[] = [];
   const flush = () => {
     if (run.length === 0) return;
     const syllables = run.map((char) => anyAscii(char).toLowerCase());
     const word =
-      isPerson && syllables.length > 1
+      splitFamily && syllables.length > 1
         ? `${syllables[0]} ${syllables.slice(1).join('')}`
         : syllables.join('');
     output += ` ${word} `;

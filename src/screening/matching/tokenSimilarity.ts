@@ -1,14 +1,17 @@
-import { editBudget, weightedDistance } from './editDistance.js';
+import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import type { NameToken } from './nameTokens.js';
 import { areNicknames } from './vocabulary/personNames.js';
 
 /**
  * How two tokens were found to be the same name part:
- * - exact: same text; spelling: known transliteration variants ("mohammed"/"muhammad") or the
- *   same particle or legal form in another spelling; nickname: a known diminutive ("bill"/"william");
- * - initial: a letter and a word starting with it; fuzzy: within the edit budget;
- * - phonetic: same double-metaphone code and a plausible spelling; script: consonant skeletons agree
- *   across an abjad transliteration ("mhmd"/"muhammad"); legal_family: legal forms of one family;
+ * - exact: same text; spelling: known transliteration variants ("mohammed"/"muhammad"), the same
+ *   Chinese syllables in pinyin and Wade-Giles ("tung"/"dong"), or the same particle or legal form
+ *   in another spelling; nickname: a known diminutive ("bill"/"william", "bibi"/"binyamin");
+ * - initial: a letter and a word starting with it; fuzzy: within the edit budget, or a near miss
+ *   just past it (scored lower);
+ * - phonetic: same primary double-metaphone code and a plausible spelling; script: consonant
+ *   skeletons agree across an abjad transliteration ("mhmd"/"muhammad"); legal_family: legal
+ *   forms of one family;
  * - merged: several tokens on one side glued into one on the other ("SergeiLavrov");
  * - acronym: a word spelled by the initials of several words ("U.S." / "United States").
  */
@@ -35,14 +38,21 @@ export interface Fuzziness {
 export const TOKEN_SCORES = {
   spelling: 0.95,
   nickname: 0.85,
+  /** The same Chinese syllables in pinyin and Wade-Giles ("Tse-tung" / "Zedong"). */
+  romanisation: 0.85,
   initial: 0.9,
   phonetic: 0.8,
   legalFamily: 0.85,
   acronym: 0.85,
   /** Skeleton agreement across an abjad transliteration is discounted by this factor. */
   scriptFactor: 0.9,
+  /**
+   * Spellings whose distance exceeds the edit budget by less than this factor are a near miss:
+   * their score falls linearly from the in-budget score to 0 at budget x factor.
+   */
+  nearMissFactor: 1.3,
   /** A phonetic match must still be plausible: weighted edits up to this share of the length. */
-  phoneticPlausibility: 0.5,
+  phoneticPlausibility: 0.35,
 } as const;
 
 /** Caller-owned result, reused across calls so the comparison loop does not allocate. */
@@ -109,21 +119,34 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     out.kind = 'spelling';
     return;
   }
-  if (areNicknames(a.key, b.key) || areNicknames(a.text, b.text)) {
+  if (areNicknames(a.key, b.key)) {
     out.score = TOKEN_SCORES.nickname;
     out.kind = 'nickname';
     return;
   }
   if (a.acronym || b.acronym) return;
+  if (a.sino !== '' && a.sino === b.sino) {
+    out.score = TOKEN_SCORES.romanisation;
+    out.kind = 'spelling';
+  }
   const length = Math.max(a.text.length, b.text.length);
-  if (length > 2) {
-    const budget = editBudget(length, fuzz.budgetFactor);
+  if (length >= 2) {
+    // Even the shortest part may carry one doubled letter ("Yyu" / "Yu"), a slip of the key.
+    const budget = Math.max(editBudget(length, fuzz.budgetFactor), COST.doubledLetter * fuzz.budgetFactor);
+    const nearLimit = budget * TOKEN_SCORES.nearMissFactor;
     const phonetic = fuzz.phonetic && sharePhoneticKey(a, b);
-    const limit = phonetic ? Math.max(budget, TOKEN_SCORES.phoneticPlausibility * length) : budget;
-    if (limit > 0 && Math.abs(a.text.length - b.text.length) * 0.3 <= limit) {
+    const limit = phonetic ? Math.max(nearLimit, TOKEN_SCORES.phoneticPlausibility * length) : nearLimit;
+    if (limit > 0 && distanceLowerBound(a.letters, b.letters, a.text.length, b.text.length) <= limit) {
       const cost = weightedDistance(a.text, b.text, limit);
       if (cost <= budget) {
-        out.score = 1 - cost / length;
+        if (1 - cost / length > out.score) {
+          out.score = 1 - cost / length;
+          out.kind = 'fuzzy';
+        }
+      } else if (cost <= nearLimit && out.score === 0) {
+        // Just past the budget: weaker evidence that fades to nothing at the near-miss limit,
+        // instead of logic-v2's cliff where one more edit turns a match into a conflict.
+        out.score = (1 - cost / length) * ((nearLimit - cost) / (nearLimit - budget));
         out.kind = 'fuzzy';
       }
       if (phonetic && cost <= limit && out.score < TOKEN_SCORES.phonetic) {
@@ -158,10 +181,12 @@ function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Toke
   }
 }
 
+/**
+ * Same primary double-metaphone code. The secondary codes spell alternative, often foreign,
+ * pronunciations ("Jong" as Spanish "Hong", "Jumul" as "Umul"): good enough to find candidates,
+ * too loose to score a match.
+ */
 function sharePhoneticKey(a: NameToken, b: NameToken): boolean {
-  for (const left of a.phonetic) {
-    if (left.length < 2) continue;
-    for (const right of b.phonetic) if (left === right) return true;
-  }
-  return false;
+  const left = a.phonetic[0];
+  return left !== undefined && left.length >= 2 && left === b.phonetic[0];
 }

@@ -81,13 +81,21 @@ const TRANSLITERATION_GROUPS: readonly string[][] = [
   ['vladimir', 'volodymyr', 'wladimir', 'uladzimir', 'vladymyr'],
   ['vyacheslav', 'viacheslav', 'vjaceslav'],
   ['yury', 'yuri', 'yuriy', 'iurii', 'jurij', 'yurii'],
-  ['yakov', 'iakov', 'jakov'],
+  ['yakov', 'iakov', 'jakov', 'yaakov', 'yaacov'],
   ['yelena', 'elena', 'olena', 'alena'],
   ['yekaterina', 'ekaterina', 'kateryna'],
   ['natalya', 'natalia', 'nataliya'],
   ['tatyana', 'tatiana', 'tetiana', 'tetyana'],
   ['yulia', 'yuliya', 'iuliia', 'julia'],
   ['olga', 'olha'],
+  ['fyodor', 'fedor', 'fiodor', 'fedir'],
+  ['pavel', 'pavlo'],
+  ['binyamin', 'benjamin', 'benyamin', 'veniamin'],
+  ['avraham', 'avrohom'],
+  ['yitzhak', 'yitzchak', 'itzhak', 'yitshak'],
+  ['yosef', 'yossef'],
+  ['mordechai', 'mordecai', 'mordekhai'],
+  ['eliyahu', 'eliahu'],
   ['xi', 'hsi'],
   ['zhou', 'chou'],
   ['zhang', 'chang'],
@@ -98,25 +106,34 @@ const TRANSLITERATION_GROUPS: readonly string[][] = [
   ['jong', 'jeong', 'chong', 'chung', 'jung'],
 ];
 
-/** English diminutives: a different token, not a spelling; scored below a transliteration. */
+/**
+ * Diminutives and hypocorisms: a different token, not a spelling, so scored below a
+ * transliteration. Each group is a formal name (first) and its common short forms, from general
+ * knowledge of English, Slavic, Hebrew, Arabic and Spanish naming; a short form may belong to
+ * several names ("sasha", "slava", "eli").
+ */
 const NICKNAME_GROUPS: readonly string[][] = [
+  // English
   ['william', 'bill', 'billy', 'will', 'willy', 'liam'],
   ['robert', 'bob', 'bobby', 'rob', 'robbie', 'bert'],
-  ['richard', 'dick', 'rick', 'ricky', 'rich'],
+  ['richard', 'dick', 'rick', 'ricky', 'rich', 'richie'],
   ['james', 'jim', 'jimmy', 'jamie'],
   ['michael', 'mike', 'mikey', 'mick'],
   ['thomas', 'tom', 'tommy'],
   ['joseph', 'joe', 'joey'],
   ['john', 'jack', 'johnny'],
   ['charles', 'charlie', 'chuck'],
-  ['edward', 'ed', 'eddie', 'ted', 'ned'],
-  ['elizabeth', 'liz', 'beth', 'betty', 'eliza', 'lisa'],
+  ['edward', 'eddie', 'ted', 'ned'],
+  ['theodore', 'ted', 'teddy', 'theo'],
+  ['elizabeth', 'liz', 'beth', 'betty', 'eliza', 'lisa', 'betsy', 'libby'],
   ['margaret', 'maggie', 'peggy', 'meg'],
   ['katherine', 'catherine', 'kate', 'kathy', 'cathy', 'katie'],
   ['alexander', 'alex', 'sasha', 'sandy'],
+  ['alexandra', 'alex', 'sasha', 'sandra'],
   ['anthony', 'tony'],
   ['benjamin', 'ben', 'benny'],
   ['christopher', 'chris'],
+  ['christina', 'chris', 'tina'],
   ['daniel', 'dan', 'danny'],
   ['david', 'dave', 'davy'],
   ['jonathan', 'jon'],
@@ -134,19 +151,99 @@ const NICKNAME_GROUPS: readonly string[][] = [
   ['gerald', 'gerry', 'jerry'],
   ['lawrence', 'larry'],
   ['harold', 'harry', 'hal'],
-  ['henry', 'hank'],
+  ['henry', 'hank', 'harry'],
   ['frederick', 'fred', 'freddy'],
+  ['francis', 'frank', 'frankie'],
+  ['gregory', 'greg'],
+  ['jeffrey', 'jeff'],
+  ['kenneth', 'ken', 'kenny'],
+  ['leonard', 'len', 'lenny'],
+  ['nathaniel', 'nathan', 'nate', 'nat'],
+  ['raymond', 'ray'],
+  ['walter', 'walt'],
+  ['philip', 'phil'],
+  ['douglas', 'doug'],
+  ['abraham', 'abe'],
   ['jennifer', 'jenny', 'jen'],
   ['susan', 'sue', 'suzy'],
   ['deborah', 'debbie', 'deb'],
   ['rebecca', 'becky'],
   ['patricia', 'patty', 'trish'],
-  ['vladimir', 'vova', 'volodya'],
-  ['aleksandr', 'sasha', 'shura'],
-  ['dmitry', 'dima'],
-  ['mikhail', 'misha'],
-  ['ivan', 'vanya'],
+  ['victoria', 'vicky', 'tori'],
+  ['jessica', 'jess', 'jessie'],
+  ['abigail', 'abby'],
+  ['barbara', 'barb', 'babs'],
+  ['cynthia', 'cindy'],
+  ['dorothy', 'dot', 'dottie'],
+  ['judith', 'judy'],
+  ['pamela', 'pam'],
+  ['sarah', 'sally', 'sadie'],
+  ['mary', 'molly', 'polly'],
+  ['teresa', 'theresa', 'terri', 'tess'],
+  // Russian, Ukrainian, Belarusian
+  ['aleksandr', 'sasha', 'shura', 'sanya'],
+  ['aleksei', 'alyosha', 'lyosha'],
+  ['anatoly', 'tolya'],
+  ['boris', 'borya'],
+  ['dmitry', 'dima', 'mitya'],
   ['evgeny', 'zhenya'],
+  ['fyodor', 'fedya'],
+  ['georgy', 'zhora', 'gosha'],
+  ['grigory', 'grisha'],
+  ['ivan', 'vanya'],
+  ['konstantin', 'kostya'],
+  ['leonid', 'lyonya'],
+  ['maksim', 'max'],
+  ['mikhail', 'misha'],
+  ['nikolai', 'kolya'],
+  ['pavel', 'pasha'],
+  ['pyotr', 'petya'],
+  ['sergei', 'seryozha', 'serezha'],
+  ['stanislav', 'stas', 'slava'],
+  ['vladimir', 'vova', 'volodya'],
+  ['vladislav', 'vlad', 'slava'],
+  ['vyacheslav', 'slava'],
+  ['vasily', 'vasya'],
+  ['viktor', 'vitya'],
+  ['yakov', 'yasha'],
+  ['yury', 'yura'],
+  ['yekaterina', 'katya'],
+  ['yelena', 'lena'],
+  ['natalya', 'natasha'],
+  ['olga', 'olya'],
+  ['tatyana', 'tanya'],
+  ['maria', 'masha'],
+  ['anna', 'anya'],
+  ['svetlana', 'sveta'],
+  ['lyudmila', 'lyuda'],
+  ['nadezhda', 'nadya'],
+  ['irina', 'ira'],
+  ['anastasia', 'nastya'],
+  ['darya', 'dasha'],
+  // Hebrew
+  ['binyamin', 'bibi', 'beni', 'benny'],
+  ['avraham', 'avi'],
+  ['yitzhak', 'itzik', 'tzachi'],
+  ['yakov', 'kobi', 'yaki'],
+  ['yosef', 'yossi'],
+  ['shmuel', 'shmulik', 'muli'],
+  ['moshe', 'moishe', 'moshik'],
+  ['mordechai', 'motti', 'moti'],
+  ['david', 'dudu'],
+  ['eliyahu', 'eli'],
+  ['eliezer', 'eli'],
+  // Arabic
+  ['muhammad', 'hamoudi'],
+  ['abdullah', 'abboud'],
+  // Spanish, Italian, German
+  ['francisco', 'paco', 'pancho', 'curro'],
+  ['jose', 'pepe'],
+  ['manuel', 'manolo'],
+  ['ignacio', 'nacho'],
+  ['enrique', 'quique'],
+  ['dolores', 'lola'],
+  ['giuseppe', 'beppe', 'peppe'],
+  ['johannes', 'hans'],
 ];
 
 function groupIndex(groups: readonly string[][]): Map<string, string> {
@@ -161,14 +258,19 @@ function groupIndex(groups: readonly string[][]): Map<string, string> {
 
 const SPELLINGS = groupIndex(TRANSLITERATION_GROUPS);
 
-/** One name can have several diminutives and a diminutive several names ("sasha"). */
+/**
+ * Canonical spelling of a name -> canonical spellings of the formal names it is a short form of
+ * (a formal name maps to itself). One name can have several diminutives and a diminutive
+ * several names ("sasha").
+ */
 const NICKNAMES = new Map<string, Set<string>>();
 for (const group of NICKNAME_GROUPS) {
-  const canonical = SPELLINGS.get(group[0]!) ?? group[0]!;
+  const formal = canonicalSpelling(group[0]!);
   for (const name of group) {
-    const set = NICKNAMES.get(name) ?? new Set<string>();
-    set.add(canonical);
-    NICKNAMES.set(name, set);
+    const key = canonicalSpelling(name);
+    const set = NICKNAMES.get(key) ?? new Set<string>();
+    set.add(formal);
+    NICKNAMES.set(key, set);
   }
 }
 
@@ -177,7 +279,10 @@ export function canonicalSpelling(token: string): string {
   return SPELLINGS.get(token) ?? token;
 }
 
-/** True when one is a known diminutive of the other (or both of one name). */
+/**
+ * True when one is a known diminutive of the other, or both are diminutives of one name.
+ * Takes canonical spellings (NameToken.key).
+ */
 export function areNicknames(a: string, b: string): boolean {
   const left = NICKNAMES.get(a);
   const right = NICKNAMES.get(b);

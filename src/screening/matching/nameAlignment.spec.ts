@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import type { EntityKind } from '../model/listedEntity.js';
+import { compareNames, NAME_MATCH_THRESHOLD } from './nameAlignment.js';
+import { prepareName } from './preparedName.js';
+import type { Fuzziness } from './tokenSimilarity.js';
+
+const FUZZ: Fuzziness = { budgetFactor: 1, phonetic: true };
+const T = NAME_MATCH_THRESHOLD;
+
+function score(query: string, candidate: string, kind: EntityKind = 'person', candidateKind = kind): number {
+  return compareNames(
+    prepareName({ full: query, kind: 'primary' }, kind),
+    prepareName({ full: candidate, kind: 'primary' }, candidateKind),
+    FUZZ,
+  ).score;
+}
+
+function explain(query: string, candidate: string, kind: EntityKind = 'person') {
+  return compareNames(
+    prepareName({ full: query, kind: 'primary' }, kind),
+    prepareName({ full: candidate, kind: 'primary' }, kind),
+    FUZZ,
+    true,
+  );
+}
+
+describe('compareNames: spread of scores', () => {
+  it('gives 1 only to the same parts in the same order', () => {
+    expect(score('Vladimir Putin', 'VLADIMIR PUTIN')).toBe(1);
+    expect(score('PUTIN, Vladimir', 'Vladimir Putin')).toBe(1);
+    expect(score('Vladimir Putin', 'Vladimir Pudin')).toBeLessThan(1);
+  });
+
+  it('ranks a reordered name just below the same order, and the explained score agrees', () => {
+    const reordered = score('Putin Vladimir', 'Vladimir Putin');
+    expect(reordered).toBeLessThan(1);
+    expect(reordered).toBeGreaterThan(0.95);
+    expect(explain('Putin Vladimir', 'Vladimir Putin').score).toBe(reordered);
+  });
+
+  it('ranks an exact name above a typo, and a typo above a near miss', () => {
+    const exact = score('Angela Merkel', 'Angela Merkel');
+    const typo = score('Angela Merkl', 'Angela Merkel');
+    const nearMiss = score('Angela Merkur', 'Angela Merkel');
+    expect(exact).toBeGreaterThan(typo);
+    expect(typo).toBeGreaterThan(nearMiss);
+    expect(nearMiss).toBeGreaterThanOrEqual(T);
+  });
+});
+
+describe('compareNames: persons', () => {
+  it('matches initials, missing middle names and extra middle names', () => {
+    expect(score('A. Khamenei', 'Ali Khamenei')).toBeGreaterThanOrEqual(T);
+    expect(score('J.-C. Juncker', 'Jean-Claude Juncker')).toBeGreaterThanOrEqual(T);
+    expect(score('Boris Johnson', 'Alexandre Boris de Pfeffel Johnson')).toBeGreaterThanOrEqual(T);
+    expect(score('ABDUL WALI HAMID SEDDIQI', 'ABDUL WALI SEDDIQI')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('matches glued and split parts, also a patronymic split in pieces', () => {
+    expect(score('SergeiLavrov', 'Sergei Lavrov')).toBeGreaterThan(0.95);
+    expect(score('Nikolai Patr ushev', 'Nikolai Platonovich Patrushev')).toBeGreaterThanOrEqual(T);
+    expect(score('Nikolai Plat Ono Vich Patrushev', 'Nikolai Platonovich Patrushev')).toBeGreaterThan(0.95);
+  });
+
+  it('matches two parts split at another place on each side', () => {
+    expect(score('CHANG MYONGC-HIN', 'CHANG MYONG-CHIN')).toBeGreaterThan(0.95);
+  });
+
+  it('lets even a short part carry one doubled letter', () => {
+    expect(score('HAN YYU-RO', 'HAN YU-RO')).toBeGreaterThan(0.9);
+    expect(score('HAN YI-RO', 'HAN YU-RO')).toBeLessThan(T);
+  });
+
+  it('matches typos within the edit budget', () => {
+    expect(score('Vladimir Pudin', 'Vladimir Putin')).toBeGreaterThan(0.9);
+    expect(score('Bashar al-Asasd', 'Bashar al-Assad')).toBeGreaterThan(0.9);
+    expect(score('Olaf Scholze', 'Olaf Scholz')).toBeGreaterThan(0.9);
+  });
+
+  it('keeps different family names apart (watchman#115)', () => {
+    expect(score('George Bush', 'George Habbash')).toBeLessThan(0.5);
+    expect(score('Angela Mercaz', 'Angela Merkel')).toBeLessThan(0.5);
+  });
+
+  it('meets Cyrillic, Arabic and Chinese spellings of Latin names', () => {
+    expect(score('Владимир Путин', 'Vladimir Putin')).toBe(1);
+    expect(score('Ротенберг Аркадий', 'Arkadii Romanovich Rotenberg')).toBeGreaterThanOrEqual(T);
+    expect(score('محمد بن سلمان', 'Mohammed bin Salman')).toBeGreaterThanOrEqual(T);
+    expect(score('习近平', 'Xi Jinping')).toBe(1);
+    expect(score('Barack Obama', 'Барак Хусеин Обама')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('treats contradicting patronymics as a conflict', () => {
+    expect(score('Sergey Viktorovich Lavrov', 'Sergey Borisovitch Lavrov')).toBeLessThan(T);
+  });
+});
+
+describe('compareNames: conflicts are not diluted by long names', () => {
+  it('keeps a different nisba apart however many other parts agree', () => {
+    expect(
+      score('AYMAN SABAWI IBRAHIM HASAN AL-DULAIMI', 'AYMAN SABAWI IBRAHIM HASAN AL-TIKRITI'),
+    ).toBeLessThan(T);
+    expect(
+      score('SHER MOHAMMAD ABBAS STANEKZAI ABDUL KHAN', 'SHER MOHAMMAD ABBAS STANEKZAI PADSHAH KHAN'),
+    ).toBeLessThan(T);
+  });
+
+  it('stays below two thirds with one contradicting part, rising slowly with the agreeing parts', () => {
+    const given = ['Amir', 'Bashir', 'Karim', 'Latif', 'Nasir', 'Rafiq', 'Tariq', 'Wasim'];
+    let previous = 0;
+    for (let length = 2; length <= given.length; length++) {
+      const common = given.slice(0, length).join(' ');
+      const value = score(`${common} Haddad`, `${common} Mansour`);
+      expect(value).toBeLessThan(2 / 3);
+      expect(value).toBeGreaterThanOrEqual(previous);
+      previous = value;
+    }
+  });
+
+  it('still dilutes a missing part: only contradictions stay dear', () => {
+    expect(score('ABDUL GHANI TURK', 'ABDUL GHANI BARADAR ABDUL AHMAD TURK')).toBeGreaterThanOrEqual(T);
+  });
+});
+
+describe('compareNames: repeated parts', () => {
+  it('keeps a repeated part, so a father and grandfather of one name do not hide a conflict', () => {
+    expect(score('ABDULLAHI MOHAMED MOHAMED CADDOW', 'ABDULLAHI OSMAN MOHAMED CADDOW')).toBeLessThan(T);
+  });
+
+  it('costs almost nothing when a repeated part is simply written twice', () => {
+    const value = score('Shoigu Shoigu Sergey', 'Sergey Shoigu');
+    expect(value).toBeGreaterThan(0.9);
+    expect(value).toBeLessThan(1);
+  });
+});
+
+describe('compareNames: Arabic lineage chains', () => {
+  it('tells a son from his father: the part before bin is the own name', () => {
+    expect(score('SALMAN BIN MUHAMMAD AL-RAWI', 'MUHAMMAD BIN SALMAN AL-RAWI')).toBeLessThan(0.5);
+    expect(score('ABDULLAH BIN OMAR AL-MUHAMMAD', 'OMAR BIN ABDULLAH AL-MUHAMMAD')).toBeLessThan(0.5);
+  });
+
+  it('lets a shortened chain keep its forefather as a family name', () => {
+    expect(score('Osama bin Laden', 'Usama bin Muhammad ibn Awad ibn Ladin')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('does not read an order into a particle left at either end of a reordered name', () => {
+    expect(score('bin Salman Mohammed', 'Mohammed bin Salman')).toBeGreaterThanOrEqual(T);
+    expect(score('Salman Mohammed bin', 'Mohammed bin Salman')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('survives a misspelled particle that shifts the generations without reversing them', () => {
+    expect(
+      score('TAREK BEEN HABIB BEN AL-TOUMI AL-MAAROUFI', 'TAREK BEN HABIB BEN AL-TOUMI AL-MAAROUFI'),
+    ).toBeGreaterThanOrEqual(T);
+  });
+});
+
+describe('compareNames: initials standing for names', () => {
+  it('does not let a middle initial stand for the given name when the first given name differs', () => {
+    expect(score('Justin Torres', 'TORRES, Manuel J.')).toBeLessThan(T);
+    expect(score('Christopher Shays', 'Christopher S. Murphy')).toBeLessThan(T);
+  });
+
+  it('still matches an initial when nothing else is left over', () => {
+    expect(score('Manuel Justin Torres', 'Manuel J. Torres')).toBeGreaterThanOrEqual(T);
+  });
+});
+
+describe('compareNames: name vocabularies', () => {
+  it('knows common diminutives of several languages', () => {
+    expect(score('Bibi Netanyahu', 'Benjamin Netanyahu')).toBeGreaterThanOrEqual(T);
+    expect(score('Sasha Ivanov', 'Aleksandr Ivanov')).toBeGreaterThanOrEqual(T);
+    expect(score('Bill Gates', 'William Gates')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('meets Wade-Giles and pinyin spellings of Chinese names', () => {
+    expect(score('Mao Tse-tung', 'Mao Zedong')).toBeGreaterThanOrEqual(T);
+    expect(score("Teng Hsiao-p'ing", 'Deng Xiaoping')).toBeGreaterThanOrEqual(T);
+    expect(score('Chou En-lai', 'Zhou Enlai')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('accepts a vowel variant of a two-letter Korean syllable', () => {
+    expect(score('Kim Jong On', 'Kim Jong Un')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('does not score a phonetic match on secondary (foreign) pronunciation codes', () => {
+    expect(score('Emil Ali', 'Jumul Ali')).toBeLessThan(T);
+  });
+
+  it('reads a Korean given name written apart from the family name as one word', () => {
+    expect(score('은정 김', 'KIM, Jong Un')).toBeLessThan(T);
+  });
+});
+
+describe('compareNames: organisations', () => {
+  it('matches legal-form variants, abbreviations and glued tokens', () => {
+    expect(score('Siemens Aktiengesellschaft', 'Siemens AG', 'company')).toBe(1);
+    expect(
+      score('TACTICAL MISSILES CORPORATION OJSC', 'TACTICAL MISSILES CORPORATION JSC', 'company'),
+    ).toBeGreaterThan(0.95);
+    expect(score('JSC ARGUMENT', 'JSCARGUMENT', 'company')).toBeGreaterThan(0.95);
+    expect(
+      score('U.S. Department of State', 'United States Department of State', 'organization'),
+    ).toBeGreaterThan(0.9);
+  });
+
+  it('does not match a legal form alone (watchman#338)', () => {
+    expect(score('emma daniels', 'EMMA LLC', 'person', 'company')).toBeLessThan(T);
+    expect(score('Volkswagen AG', 'Siemens AG', 'company')).toBe(0);
+  });
+
+  it('treats numbers as identity (watchman#483)', () => {
+    expect(score('11420 Corp', 'Alpha Corp', 'company')).toBe(0);
+    expect(score('Brigade Forty-Four', 'Brigade 44', 'organization')).toBe(1);
+    expect(score('Zu Zag Bong 6', 'Zu Zag Bong 5', 'vessel')).toBeLessThan(T);
+    expect(score('Bowne Global Solutions, Inc.', 'Bowne Global Solutions II, Inc.', 'company')).toBeLessThan(
+      T,
+    );
+  });
+
+  it('keeps apart organisations that differ by a place', () => {
+    expect(score('Banco Santander S.A.', 'Banco Santander México S.A.', 'company')).toBeLessThan(T);
+    expect(
+      score('Bowne Global Solutions II (Sweden) AB', 'Bowne Global Solutions II (Finland) AB', 'company'),
+    ).toBeLessThan(T);
+  });
+
+  it('keeps apart legal forms of different families', () => {
+    expect(score('Deutsche Bank AG', 'Deutsche Bank GmbH', 'company')).toBeLessThan(T);
+    expect(score('Deutsche Bank AG', 'Deutsche Bank', 'company')).toBeGreaterThanOrEqual(T);
+    const parts = explain('Deutsche Bank AG', 'Deutsche Bank GmbH', 'company').alignment ?? [];
+    expect(parts.filter((part) => part.kind === 'conflict')).toEqual([
+      { query: 'ag', candidate: 'gmbh', kind: 'conflict', score: 0, weight: 1 },
+    ]);
+    expect(parts.some((part) => part.query === 'ag' && part.kind === 'extra_query')).toBe(false);
+  });
+
+  it('keeps a differing word apart in an organisation name', () => {
+    expect(score('Saudi Arabian Gas Company', 'Saudi Arabian Oil Company', 'company')).toBeLessThan(T);
+  });
+});
+
+describe('compareNames: explanation', () => {
+  it('lists matched, conflicting and extra parts with their scores and weights', () => {
+    const { score: value, alignment } = explain('Sergey Viktorovich Lavrov', 'Sergey Borisovitch Lavrov');
+    expect(value).toBeLessThan(T);
+    expect(alignment?.map((part) => [part.query, part.candidate, part.kind])).toEqual([
+      ['sergey', 'sergey', 'exact'],
+      ['lavrov', 'lavrov', 'exact'],
+      ['viktorovich', 'borisovitch', 'conflict'],
+    ]);
+  });
+});
+
+describe('NAME_MATCH_THRESHOLD', () => {
+  it('lies between a name with one contradicting part and a name with a typo', () => {
+    expect(score('Sergey Viktorovich Lavrov', 'Sergey Borisovitch Lavrov')).toBeLessThan(
+      NAME_MATCH_THRESHOLD,
+    );
+    expect(score('Alexandr Lukashnko', 'Alexander Lukashenko')).toBeGreaterThanOrEqual(NAME_MATCH_THRESHOLD);
+  });
+});

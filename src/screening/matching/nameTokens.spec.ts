@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { EntityKind } from '../model/listedEntity.js';
+import { letterMask } from './editDistance.js';
+import { nameTokens, TOKEN_WEIGHTS } from './nameTokens.js';
+import { prepareName } from './preparedName.js';
+
+function tokens(name: string, kind: EntityKind = 'person') {
+  return nameTokens(name, kind);
+}
+
+describe('nameTokens: roles', () => {
+  it('reads legal forms, numbers, stop words and acronyms in organisation names', () => {
+    const parts = tokens('The First Bank of 44 Street Co., Ltd.', 'company');
+    expect(parts.map((token) => [token.text, token.role])).toEqual([
+      ['the', 'stop'],
+      ['first', 'number'],
+      ['bank', 'word'],
+      ['of', 'stop'],
+      ['44', 'number'],
+      ['street', 'word'],
+      ['ltd', 'legal'],
+    ]);
+    expect(tokens('BMW AG', 'company')[0]!.acronym).toBe(true);
+  });
+
+  it('reads titles, initials, particles and patronymics in person names', () => {
+    const parts = tokens('Mr. Sergey V. Viktorovich al-Lavrov');
+    expect(parts.map((token) => [token.text, token.role])).toEqual([
+      ['sergey', 'word'],
+      ['v', 'initial'],
+      ['viktorovich', 'patronymic'],
+      ['al', 'particle'],
+      ['lavrov', 'word'],
+    ]);
+  });
+
+  it('marks the family name from "SURNAME, Given" and weighs it more', () => {
+    const [given, family] = tokens('LAVROV, Sergey');
+    expect(given!.family).toBe(false);
+    expect(family).toMatchObject({ text: 'lavrov', family: true, weight: TOKEN_WEIGHTS.familyWord });
+  });
+});
+
+describe('nameTokens: repeated parts', () => {
+  it('keeps a repeated name part, marked as a repeat', () => {
+    const parts = tokens('ABDULLAHI MOHAMED MOHAMED CADDOW');
+    expect(parts.map((token) => [token.text, token.repeat])).toEqual([
+      ['abdullahi', false],
+      ['mohamed', false],
+      ['mohamed', true],
+      ['caddow', false],
+    ]);
+  });
+
+  it('drops a repeated particle, which says nothing new', () => {
+    const parts = tokens('ABD AL-RAHMAN AL-MOSULI');
+    expect(parts.filter((token) => token.role === 'particle')).toHaveLength(1);
+  });
+});
+
+describe('nameTokens: lineage generations', () => {
+  it('numbers the generations of a "bin" chain from the own name', () => {
+    const parts = tokens('Muhammad bin Salman bin Abdulaziz Al Saud');
+    expect(parts.map((token) => [token.text, token.generation])).toEqual([
+      ['muhammad', 0],
+      ['bin', -1],
+      ['salman', 1],
+      ['abdulaziz', 2],
+      ['al', -1],
+      ['saud', 2],
+    ]);
+    expect(prepareName({ full: 'Muhammad bin Salman', kind: 'primary' }, 'person').lineage).toBe(true);
+  });
+
+  it('sees no chain when the particle has no name on one side', () => {
+    for (const name of ['bin Salman Mohammed', 'Salman Mohammed bin', 'Salman Mohammed']) {
+      expect(tokens(name).every((token) => token.generation === -1)).toBe(true);
+    }
+    expect(tokens('Muhammad bin Salman', 'company').every((token) => token.generation === -1)).toBe(true);
+  });
+});
+
+describe('nameTokens: Chinese syllables', () => {
+  it('spells a Chinese person name in the form shared by pinyin and Wade-Giles', () => {
+    expect(tokens('Mao Tse-tung').map((token) => token.sino)).toEqual(['mao', 'ze', 'dong']);
+    expect(tokens('Mao Zedong').map((token) => token.sino)).toEqual(['mao', 'zedong']);
+  });
+
+  it('leaves names with any non-syllable word alone', () => {
+    expect(tokens('Dan Smith').map((token) => token.sino)).toEqual(['', '']);
+    expect(tokens('Li', 'person').map((token) => token.sino)).toEqual(['']);
+    expect(tokens('Bank of China', 'company').map((token) => token.sino)).toEqual(['', '', '']);
+  });
+});
+
+describe('nameTokens: letter masks', () => {
+  it('records the letters of each token', () => {
+    const [token] = tokens('Abba', 'company');
+    expect(token!.letters).toBe(letterMask('abba'));
+    expect(letterMask('abba')).toBe(0b11);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { EntityKind } from '../model/listedEntity.js';
+import { nameTokens } from './nameTokens.js';
+import { compareTokens, type Fuzziness, TOKEN_SCORES, type TokenComparison } from './tokenSimilarity.js';
+
+const FUZZ: Fuzziness = { budgetFactor: 1, phonetic: true };
+
+/** Compares the last token of two names (the names give the token its context). */
+function compare(a: string, b: string, fuzz: Fuzziness = FUZZ, kind: EntityKind = 'person'): TokenComparison {
+  const left = nameTokens(a, kind).at(-1)!;
+  const right = nameTokens(b, kind).at(-1)!;
+  const out: TokenComparison = { score: 0, kind: 'exact' };
+  compareTokens(left, right, fuzz, out);
+  return out;
+}
+
+describe('compareTokens', () => {
+  it('scores a typo within the budget by its distance', () => {
+    expect(compare('Merkl', 'Merkel')).toEqual({ score: expect.closeTo(1 - 1 / 6, 6), kind: 'fuzzy' });
+    expect(compare('Hanniball', 'Hannibal')).toEqual({
+      score: expect.closeTo(1 - 0.3 / 9, 6),
+      kind: 'fuzzy',
+    });
+  });
+
+  it('gives a near miss just past the budget a score that fades to nothing', () => {
+    const near = compare('Merkur', 'Merkel');
+    expect(near.kind).toBe('fuzzy');
+    expect(near.score).toBeGreaterThan(0.3);
+    expect(near.score).toBeLessThan(1 - 1.62 / 6);
+    expect(compare('Mercaz', 'Merkel').score).toBe(0);
+  });
+
+  it('scales the near-miss zone with the fuzziness', () => {
+    expect(compare('Merkur', 'Merkel', { budgetFactor: 0.6, phonetic: true }).score).toBe(0);
+  });
+
+  it('uses only the primary phonetic code', () => {
+    expect(compare('Tom', 'Tim')).toEqual({ score: TOKEN_SCORES.phonetic, kind: 'phonetic' });
+    expect(compare('Emil', 'Jumul').score).toBe(0);
+    expect(compare('On', 'Un')).toEqual({ score: TOKEN_SCORES.phonetic, kind: 'phonetic' });
+  });
+
+  it('finds diminutives through the canonical spelling', () => {
+    expect(compare('Bibi', 'Binyamin')).toEqual({ score: TOKEN_SCORES.nickname, kind: 'nickname' });
+    expect(compare('Bibi', 'Benjamin')).toEqual({ score: TOKEN_SCORES.nickname, kind: 'nickname' });
+    expect(compare('Misha', 'Mikhail')).toEqual({ score: TOKEN_SCORES.nickname, kind: 'nickname' });
+  });
+
+  it('meets Wade-Giles and pinyin syllables of a Chinese name', () => {
+    expect(compare('Teng Hsiao', 'Deng Xiao')).toEqual({
+      score: TOKEN_SCORES.romanisation,
+      kind: 'spelling',
+    });
+    expect(compare('John Teng', 'John Deng').score).toBeLessThan(TOKEN_SCORES.romanisation);
+  });
+});
