@@ -1,0 +1,475 @@
+import { CHECK_TYPES, type CheckType, checkTypesOfEntity } from '../checkTypes.js';
+import type { NameToken } from '../matching/nameTokens.js';
+import { type PreparedName, preparedNameOf, prepareName } from '../matching/preparedName.js';
+import type { ListedEntity } from '../model/listedEntity.js';
+import { normaliseIdentifierValue } from '../scoring/identifiers.js';
+import { kindsCompatible } from '../scoring/kinds.js';
+import type { ScreeningProfile } from '../scoring/profiles.js';
+import type { ScreeningSubject } from '../scoring/query.js';
+import {
+  type EntityScore,
+  explainMatch,
+  type MatchExplanation,
+  PreparedSubject,
+  scoreEntity,
+  scoreNames,
+} from '../scoring/scoreEntity.js';
+import { MAX_EVIDENCE_GAIN, nameOnlyScore } from '../scoring/scoreWeights.js';
+import { type EntityStore, EntityStoreBuilder } from './entityStore.js';
+import {
+  isSearchablePart,
+  type TermDictionary,
+  TermDictionaryBuilder,
+  type TermMatch,
+} from './termDictionary.js';
+
+/**
+ * The in-memory screening index: every name of every listed party of the loaded snapshots, with
+ * postings from name parts (terms) to names, and from identifiers to parties.
+ *
+ * A search finds candidates first and scores only them:
+ * 1. each searchable part of the subject's name is matched against the term dictionary (exact,
+ *    spelling variants, sound, abjad skeleton, 3-gram neighbours; termDictionary.ts);
+ * 2. the names holding those terms collect evidence weighted by how rare each term is (IDF) and how
+ *    well it matched; the most common part of the subject's name only adds to names a rarer part
+ *    already found, so "john" or "mohammad" never floods the candidates;
+ * 3. the best CANDIDATE_NAMES names, and every party sharing an identifier with the subject, are
+ *    scored in full (scoreEntity), filtered by check type, dataset and kind, and the ones reaching
+ *    the profile's threshold are explained.
+ */
+
+/** How many of the best-evidenced names are scored in full per search. */
+export const CANDIDATE_NAMES = 100;
+const HISTOGRAM_BUCKETS = 256;
+
+export interface ScreeningMatch {
+  entity: ListedEntity;
+  /** The source snapshot the party was loaded from (null for parties indexed without one). */
+  snapshotId: string | null;
+  /** The check types the party is screened in (by its topics). */
+  checkTypes: CheckType[];
+  explanation: MatchExplanation;
+}
+
+export interface SearchOptions {
+  profile: ScreeningProfile;
+  /** Only parties screened in one of these check types. */
+  checkTypes: readonly CheckType[];
+  /** Overrides the profile's maxMatches. */
+  limit?: number;
+  /** Overrides the profile's threshold (0 returns every scored candidate). */
+  threshold?: number;
+}
+
+export interface IndexStats {
+  entities: number;
+  names: number;
+  terms: number;
+  postings: number;
+  datasets: string[];
+}
+
+const CHECK_TYPE_BIT: Readonly<Record<CheckType, number>> = Object.fromEntries(
+  CHECK_TYPES.map((type, index) => [type, 1 << index]),
+) as Record<CheckType, number>;
+
+function checkTypeMask(types: readonly CheckType[]): number {
+  let mask = 0;
+  for (const type of types) mask |= CHECK_TYPE_BIT[type];
+  return mask;
+}
+
+export class ScreeningIndexBuilder {
+  private readonly terms = new TermDictionaryBuilder();
+  private readonly store = new EntityStoreBuilder();
+  private readonly datasets: string[] = [];
+  private readonly datasetIds = new Map<string, number>();
+  private readonly entityDataset: number[] = [];
+  private readonly entityMask: number[] = [];
+  private readonly entityPriority: number[] = [];
+  private readonly entitySnapshot: number[] = [];
+  private readonly snapshots: (string | null)[] = [];
+  private readonly nameEntity: number[] = [];
+  /** Per term, the names holding it, in name order. */
+  private readonly postings: number[][] = [];
+  private readonly identifiers = new Map<string, number[]>();
+  private readonly ids = new Set<string>();
+  /** Every distinct token (with its position) of every name, once; names refer to them by id. */
+  private readonly tokenTable: NameToken[] = [];
+  private readonly tokenIds = new Map<string, number>();
+
+  /**
+   * Adds a party, from the given source snapshot; a second party with the same id (two snapshots
+   * of one dataset) is refused.
+   */
+  add(entity: ListedEntity, snapshotId: string | null = null): void {
+    if (this.ids.has(entity.id)) throw new Error(`entity ${entity.id} is indexed twice`);
+    this.ids.add(entity.id);
+    const nameTokens = entity.names.map((name) => prepareName(name, entity.kind).tokens);
+    const entityId = this.store.add(
+      entity,
+      nameTokens.map((tokens) => tokens.map((token) => this.tokenId(token))),
+    );
+    this.entityDataset.push(this.datasetOf(entity.datasets[0] ?? ''));
+    this.entitySnapshot.push(this.snapshotOf(snapshotId));
+    this.entityMask.push(checkTypeMask(checkTypesOfEntity(entity.topics)));
+    this.entityPriority.push(Math.min(255, ...entity.sources.map((source) => source.priority)));
+    for (const tokens of nameTokens) {
+      const nameId = this.nameEntity.length;
+      this.nameEntity.push(entityId);
+      for (const token of tokens) {
+        if (!isSearchablePart(token)) continue;
+        const term = this.terms.termOf(token);
+        const list = (this.postings[term] ??= []);
+        if (list[list.length - 1] !== nameId) list.push(nameId);
+      }
+    }
+    for (const identifier of entity.identifiers) {
+      const value = normaliseIdentifierValue(identifier.value);
+      if (value.length < 4) continue;
+      const list = this.identifiers.get(value) ?? [];
+      if (list[list.length - 1] !== entityId) list.push(entityId);
+      this.identifiers.set(value, list);
+    }
+  }
+
+  private tokenId(token: NameToken): number {
+    const identity = JSON.stringify(token);
+    let id = this.tokenIds.get(identity);
+    if (id === undefined) {
+      id = this.tokenTable.length;
+      this.tokenTable.push(token);
+      this.tokenIds.set(identity, id);
+    }
+    return id;
+  }
+
+  private snapshotOf(snapshotId: string | null): number {
+    const known = this.snapshots.indexOf(snapshotId);
+    if (known >= 0) return known;
+    this.snapshots.push(snapshotId);
+    return this.snapshots.length - 1;
+  }
+
+  private datasetOf(name: string): number {
+    let id = this.datasetIds.get(name);
+    if (id === undefined) {
+      id = this.datasets.length;
+      this.datasets.push(name);
+      this.datasetIds.set(name, id);
+    }
+    return id;
+  }
+
+  build(): ScreeningIndex {
+    const dictionary = this.terms.build();
+    const postings = Array.from({ length: dictionary.size }, (_, term) =>
+      Int32Array.from(this.postings[term] ?? []),
+    );
+    const identifiers = new Map<string, Int32Array>();
+    for (const [value, list] of this.identifiers) identifiers.set(value, Int32Array.from(list));
+    return new ScreeningIndex({
+      store: this.store.build(),
+      tokenTable: this.tokenTable,
+      nameEntity: Int32Array.from(this.nameEntity),
+      entityDataset: Uint16Array.from(this.entityDataset),
+      entityMask: Uint8Array.from(this.entityMask),
+      entityPriority: Uint8Array.from(this.entityPriority),
+      entitySnapshot: Uint16Array.from(this.entitySnapshot),
+      snapshots: this.snapshots,
+      datasets: this.datasets,
+      terms: dictionary,
+      postings,
+      identifiers,
+    });
+  }
+}
+
+interface IndexParts {
+  store: EntityStore;
+  tokenTable: readonly NameToken[];
+  nameEntity: Int32Array;
+  entityDataset: Uint16Array;
+  entityMask: Uint8Array;
+  /** The best (lowest) source priority of each party. */
+  entityPriority: Uint8Array;
+  entitySnapshot: Uint16Array;
+  snapshots: readonly (string | null)[];
+  datasets: readonly string[];
+  terms: TermDictionary;
+  postings: readonly Int32Array[];
+  identifiers: ReadonlyMap<string, Int32Array>;
+}
+
+/** A candidate party, with the names (global ids) a search found evidence for; all of them when undefined. */
+type Candidates = Map<number, number[] | undefined>;
+
+export class ScreeningIndex {
+  private readonly store: EntityStore;
+  private readonly tokenTable: readonly NameToken[];
+  private readonly nameEntity: Int32Array;
+  private readonly entityDataset: Uint16Array;
+  private readonly entityMask: Uint8Array;
+  private readonly entityPriority: Uint8Array;
+  private readonly entitySnapshot: Uint16Array;
+  private readonly snapshots: readonly (string | null)[];
+  private readonly datasets: readonly string[];
+  private readonly terms: TermDictionary;
+  private readonly postings: readonly Int32Array[];
+  private readonly identifiers: ReadonlyMap<string, Int32Array>;
+  private readonly evidence: Float32Array;
+  private readonly lastPart: Uint32Array;
+  private readonly idf: Float32Array;
+  private part = 0;
+
+  constructor(parts: IndexParts) {
+    this.store = parts.store;
+    this.tokenTable = parts.tokenTable;
+    this.nameEntity = parts.nameEntity;
+    this.entityDataset = parts.entityDataset;
+    this.entityMask = parts.entityMask;
+    this.entityPriority = parts.entityPriority;
+    this.entitySnapshot = parts.entitySnapshot;
+    this.snapshots = parts.snapshots;
+    this.datasets = parts.datasets;
+    this.terms = parts.terms;
+    this.postings = parts.postings;
+    this.identifiers = parts.identifiers;
+    this.evidence = new Float32Array(this.nameEntity.length);
+    this.lastPart = new Uint32Array(this.nameEntity.length);
+    const names = Math.max(1, this.nameEntity.length);
+    this.idf = Float32Array.from(this.postings, (list) => Math.log(1 + names / Math.max(1, list.length)));
+  }
+
+  static build(entities: Iterable<ListedEntity>): ScreeningIndex {
+    const builder = new ScreeningIndexBuilder();
+    for (const entity of entities) builder.add(entity);
+    return builder.build();
+  }
+
+  stats(): IndexStats {
+    let postings = 0;
+    for (const list of this.postings) postings += list.length;
+    return {
+      entities: this.store.size,
+      names: this.nameEntity.length,
+      terms: this.terms.size,
+      postings,
+      datasets: [...this.datasets],
+    };
+  }
+
+  /** Matches at or above the threshold, best first. */
+  search(subject: ScreeningSubject, options: SearchOptions): ScreeningMatch[] {
+    const { profile } = options;
+    const prepared = new PreparedSubject(subject);
+    const threshold = options.threshold ?? profile.threshold;
+    const limit = options.limit ?? profile.maxMatches;
+    const allowed = this.filter(subject, options);
+
+    const scored: { entityId: number; nameIds: number[]; score: EntityScore }[] = [];
+    for (const [entityId, evidenced] of this.candidates(prepared, options, allowed)) {
+      const nameIds = evidenced ?? this.allNames(entityId);
+      const kind = this.store.kind(entityId);
+      const names = this.preparedNames(entityId, nameIds);
+      const nameMatch = scoreNames(prepared, kind, names, profile.fuzziness);
+      // Names alone decide most candidates: skip reading the rest of a party that cannot reach the
+      // threshold even with every other piece of evidence agreeing (identifier holders always can).
+      if (evidenced && nameOnlyScore(nameMatch.nameScore) + MAX_EVIDENCE_GAIN < threshold) continue;
+      const score = scoreEntity(
+        prepared,
+        { ...this.store.facts(entityId), names },
+        profile.fuzziness,
+        nameMatch,
+      );
+      if (score.score >= threshold && score.score > 0) scored.push({ entityId, nameIds, score });
+    }
+    // Ties keep the more authoritative source first, then the index's order (dataset, entity id).
+    scored.sort(
+      (a, b) =>
+        b.score.score - a.score.score ||
+        this.entityPriority[a.entityId]! - this.entityPriority[b.entityId]! ||
+        a.entityId - b.entityId,
+    );
+    return scored.slice(0, limit).map(({ entityId, nameIds, score }) => {
+      const entity = this.store.entity(entityId);
+      return {
+        entity,
+        snapshotId: this.snapshots[this.entitySnapshot[entityId]!] ?? null,
+        checkTypes: checkTypesOfEntity(entity.topics),
+        explanation: explainMatch(
+          prepared,
+          { ...this.store.facts(entityId), names: this.preparedNames(entityId, nameIds, entity) },
+          profile.fuzziness,
+          score,
+        ),
+      };
+    });
+  }
+
+  private allNames(entityId: number): number[] {
+    const names: number[] = [];
+    for (let nameId = this.store.firstName(entityId); nameId < this.store.firstName(entityId + 1); nameId++) {
+      names.push(nameId);
+    }
+    return names;
+  }
+
+  /**
+   * The given names of a party, prepared from the token table; their full text (needed to explain
+   * a match, not to score it) comes from the parsed party when given.
+   */
+  private preparedNames(entityId: number, nameIds: readonly number[], entity?: ListedEntity): PreparedName[] {
+    const kind = this.store.kind(entityId);
+    const first = this.store.firstName(entityId);
+    const names: PreparedName[] = [];
+    for (const nameId of nameIds) {
+      const ids = this.store.nameTokens(nameId);
+      const tokens: NameToken[] = [];
+      for (let i = 0; i < ids.length; i++) tokens.push(this.tokenTable[ids[i]!]!);
+      const full = entity?.names[nameId - first]?.full ?? '';
+      names.push(preparedNameOf(full, this.store.nameKind(nameId), kind, tokens));
+    }
+    return names;
+  }
+
+  /** Which parties a search may return: check type, dataset and kind. */
+  private filter(subject: ScreeningSubject, options: SearchOptions): (entityId: number) => boolean {
+    const mask = checkTypeMask(options.checkTypes);
+    const datasets = options.profile.datasets;
+    const allowedDatasets = datasets ? new Set(datasets.map((d) => this.datasets.indexOf(d))) : undefined;
+    return (entityId) =>
+      (this.entityMask[entityId]! & mask) !== 0 &&
+      (!allowedDatasets || allowedDatasets.has(this.entityDataset[entityId]!)) &&
+      kindsCompatible(subject.kind, this.store.kind(entityId));
+  }
+
+  /**
+   * Parties worth scoring, each with the names that had evidence (undefined: compare every name):
+   * the parties of the best-evidenced names, and parties sharing an identifier with the subject.
+   */
+  private candidates(
+    subject: PreparedSubject,
+    options: SearchOptions,
+    allowed: (entityId: number) => boolean,
+  ): Candidates {
+    const parts = this.queryParts(subject);
+    const matched = parts
+      .map((part) => this.terms.matches(part, options.profile.fuzziness))
+      .filter((terms) => terms.length > 0)
+      // Best match first: a name reached by several terms of one part counts the best of them.
+      .map((terms) => terms.sort((a, b) => b.similarity - a.similarity))
+      .map((terms) => ({ terms, frequency: this.frequencyOf(terms) }))
+      .sort((a, b) => a.frequency - b.frequency);
+
+    // A name sharing only the common half of a subject's name cannot reach a threshold: "John" alone
+    // is not "John Smith", and two names of six parts that agree only on "Abdul", "Muhammad" and
+    // "Jr" are two people. So only the rarer half of the parts (the rarest one of two) bring in new
+    // names; the common half only adds evidence to names already found, and "john" or "mohammad"
+    // never floods the candidates.
+    const adding = matched.length <= 2 ? 1 : Math.ceil(matched.length / 2);
+    const touched: number[] = [];
+    for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding, touched);
+    for (const { terms } of this.joinedParts(parts)) this.collect(terms, true, touched);
+
+    const entities: Candidates = new Map();
+    for (const nameId of this.best(touched, allowed)) {
+      const entityId = this.nameEntity[nameId]!;
+      const names = entities.get(entityId) ?? [];
+      names.push(nameId);
+      entities.set(entityId, names);
+    }
+    for (const identifier of subject.subject.identifiers) {
+      const holders = this.identifiers.get(normaliseIdentifierValue(identifier.value));
+      if (holders) for (const entityId of holders) if (allowed(entityId)) entities.set(entityId, undefined);
+    }
+    return entities;
+  }
+
+  /**
+   * The searchable parts of the subject's name as each kind of party would read it: a subject of
+   * unknown kind is searched both as a person's name and as an organisation's.
+   */
+  private queryParts(subject: PreparedSubject): NameToken[] {
+    const kinds =
+      subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
+    const seen = new Set<string>();
+    const parts: NameToken[] = [];
+    for (const kind of kinds) {
+      for (const token of subject.nameFor(kind).tokens) {
+        if (!isSearchablePart(token) || seen.has(token.text)) continue;
+        seen.add(token.text);
+        parts.push(token);
+      }
+    }
+    return parts;
+  }
+
+  /** Two neighbouring parts written as one in a list ("Abdul Hai" / "ABDULHAI"). */
+  private joinedParts(parts: readonly NameToken[]): { terms: TermMatch[] }[] {
+    const joined: { terms: TermMatch[] }[] = [];
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const term = this.terms.lookup(parts[i]!.text + parts[i + 1]!.text);
+      if (term !== undefined) joined.push({ terms: [{ term, similarity: 0.9 }] });
+    }
+    return joined;
+  }
+
+  private frequencyOf(terms: readonly TermMatch[]): number {
+    let total = 0;
+    for (const { term } of terms) total += this.postings[term]!.length;
+    return total;
+  }
+
+  /** Adds each term's IDF, times its similarity, to the names holding it (once per query part). */
+  private collect(terms: readonly TermMatch[], mayAdd: boolean, touched: number[]): void {
+    const part = this.nextPart();
+    for (const { term, similarity } of terms) {
+      const weight = this.idf[term]! * similarity;
+      const names = this.postings[term]!;
+      for (let i = 0; i < names.length; i++) {
+        const nameId = names[i]!;
+        if (this.lastPart[nameId] === part) continue;
+        const before = this.evidence[nameId]!;
+        if (before === 0 && !mayAdd) continue;
+        this.lastPart[nameId] = part;
+        if (before === 0) touched.push(nameId);
+        this.evidence[nameId] = before + weight;
+      }
+    }
+  }
+
+  private nextPart(): number {
+    this.part++;
+    if (this.part === 0xffffffff) {
+      this.lastPart.fill(0);
+      this.part = 1;
+    }
+    return this.part;
+  }
+
+  /**
+   * The CANDIDATE_NAMES allowed names with the most evidence, in linear time: a histogram of the
+   * evidence finds the cut, then only the names above it are sorted. Resets the evidence of every
+   * touched name for the next search.
+   */
+  private best(touched: readonly number[], allowed: (entityId: number) => boolean): number[] {
+    let max = 0;
+    for (const nameId of touched) max = Math.max(max, this.evidence[nameId]!);
+    const scale = (HISTOGRAM_BUCKETS - 1) / (max || 1);
+    const counts = new Uint32Array(HISTOGRAM_BUCKETS);
+    for (const nameId of touched) counts[Math.floor(this.evidence[nameId]! * scale)]!++;
+    let cut = HISTOGRAM_BUCKETS - 1;
+    for (let kept = counts[cut]!; cut > 0 && kept < CANDIDATE_NAMES * 2; ) kept += counts[--cut]!;
+
+    const ranked: { nameId: number; evidence: number }[] = [];
+    for (const nameId of touched) {
+      const evidence = this.evidence[nameId]!;
+      this.evidence[nameId] = 0;
+      if (Math.floor(evidence * scale) < cut || !allowed(this.nameEntity[nameId]!)) continue;
+      ranked.push({ nameId, evidence });
+    }
+    ranked.sort((a, b) => b.evidence - a.evidence);
+    return ranked.slice(0, CANDIDATE_NAMES).map((r) => r.nameId);
+  }
+}

@@ -1,0 +1,190 @@
+import { NAME_RULES } from '../matching/nameAlignment.js';
+import type { NameToken } from '../matching/nameTokens.js';
+import { compareTokens, type Fuzziness, type TokenComparison } from '../matching/tokenSimilarity.js';
+
+/**
+ * The distinct name parts (terms) of every indexed name, and how a part of a query reaches the
+ * terms it may match: the same text, the same canonical spelling, the same sound, the same
+ * consonant skeleton across an abjad transliteration, or a shared character 3-gram. Every route
+ * only proposes terms; `compareTokens`, the very comparison the scorer uses, decides which are
+ * close enough and how close. So candidate generation never disagrees with scoring about what a
+ * part may match, and the costly part (the edit distance) runs per distinct term, not per name.
+ */
+
+/** Roles of the parts a name is found by: the parts that carry identity. */
+export function isSearchablePart(token: NameToken): boolean {
+  return token.role === 'word' || token.role === 'patronymic' || token.role === 'number';
+}
+
+/** A term reached from a query part, with how well it matches (0.5 to 1). */
+export interface TermMatch {
+  term: number;
+  similarity: number;
+}
+
+/** Fuzzy routes verify at most this many 3-gram neighbours per query part, the closest first. */
+const MAX_NEIGHBOURS = 160;
+
+export function trigramsOf(text: string): string[] {
+  const padded = ` ${text} `;
+  const grams: string[] = [];
+  for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3));
+  return grams;
+}
+
+class ListMap {
+  private readonly lists = new Map<string, number[]>();
+  add(key: string, value: number): void {
+    const list = this.lists.get(key);
+    if (!list) this.lists.set(key, [value]);
+    else if (list[list.length - 1] !== value) list.push(value);
+  }
+  freeze(): Map<string, Int32Array> {
+    const frozen = new Map<string, Int32Array>();
+    for (const [key, list] of this.lists) frozen.set(key, Int32Array.from(list));
+    return frozen;
+  }
+}
+
+export class TermDictionaryBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly tokens: NameToken[] = [];
+
+  /** The term id of a part, adding the part as a new term when its text is new. */
+  termOf(token: NameToken): number {
+    const known = this.ids.get(token.text);
+    if (known !== undefined) return known;
+    const id = this.tokens.length;
+    this.ids.set(token.text, id);
+    this.tokens.push(token);
+    return id;
+  }
+
+  build(): TermDictionary {
+    const byKey = new ListMap();
+    const byPhonetic = new ListMap();
+    const bySkeleton = new ListMap();
+    const byTrigram = new ListMap();
+    for (let id = 0; id < this.tokens.length; id++) {
+      const token = this.tokens[id]!;
+      if (token.key !== token.text) byKey.add(token.key, id);
+      for (const code of token.phonetic) byPhonetic.add(code, id);
+      // Skeletons only help across an abjad transliteration; keyed by side so each side finds the other.
+      bySkeleton.add(`${token.abjad ? 'a' : 'l'}${token.skeleton}`, id);
+      if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
+    }
+    return new TermDictionary(
+      this.ids,
+      this.tokens,
+      byKey.freeze(),
+      byPhonetic.freeze(),
+      bySkeleton.freeze(),
+      byTrigram.freeze(),
+    );
+  }
+}
+
+export class TermDictionary {
+  // Scratch space of `neighbours`, sized to the dictionary once.
+  private readonly overlap: Uint16Array;
+  private readonly seen: Uint32Array;
+  private stamp = 0;
+  private readonly comparison: TokenComparison = { score: 0, kind: 'exact' };
+
+  constructor(
+    private readonly ids: ReadonlyMap<string, number>,
+    private readonly tokens: readonly NameToken[],
+    private readonly byKey: ReadonlyMap<string, Int32Array>,
+    private readonly byPhonetic: ReadonlyMap<string, Int32Array>,
+    private readonly bySkeleton: ReadonlyMap<string, Int32Array>,
+    private readonly byTrigram: ReadonlyMap<string, Int32Array>,
+  ) {
+    this.overlap = new Uint16Array(tokens.length);
+    this.seen = new Uint32Array(tokens.length);
+  }
+
+  get size(): number {
+    return this.tokens.length;
+  }
+
+  /** The term with exactly this text. */
+  lookup(text: string): number | undefined {
+    return this.ids.get(text);
+  }
+
+  /**
+   * Every term the query part may match, each once, with its similarity. Numbers match only
+   * themselves: a different number is a different company or vessel.
+   */
+  matches(part: NameToken, fuzziness: Fuzziness): TermMatch[] {
+    this.nextStamp();
+    const found: TermMatch[] = [];
+    const exact = this.ids.get(part.text);
+    if (exact !== undefined) this.accept(exact, 1, found);
+    if (part.role === 'number') return found;
+
+    const consider = (term: number) => {
+      if (this.seen[term] === this.stamp) return;
+      this.seen[term] = this.stamp;
+      compareTokens(part, this.tokens[term]!, fuzziness, this.comparison);
+      if (this.comparison.score >= NAME_RULES.minimumPairScore)
+        found.push({ term, similarity: this.comparison.score });
+    };
+    const keyed = this.ids.get(part.key);
+    if (keyed !== undefined) consider(keyed);
+    for (const term of this.byKey.get(part.key) ?? []) consider(term);
+    if (fuzziness.phonetic)
+      for (const code of part.phonetic) for (const term of this.byPhonetic.get(code) ?? []) consider(term);
+    for (const term of this.bySkeleton.get(`${part.abjad ? 'l' : 'a'}${part.skeleton}`) ?? []) consider(term);
+    if (part.text.length >= 4) for (const term of this.neighbours(part.text)) consider(term);
+    return found;
+  }
+
+  private accept(term: number, similarity: number, found: TermMatch[]): void {
+    this.seen[term] = this.stamp;
+    found.push({ term, similarity });
+  }
+
+  private nextStamp(): void {
+    this.stamp++;
+    if (this.stamp === 0xffffffff) {
+      this.seen.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /**
+   * Terms sharing the most character 3-grams with `text` (at least a third of them), closest
+   * first, at most MAX_NEIGHBOURS: the terms a typo, a transposition or a dropped letter lead to.
+   */
+  private neighbours(text: string): number[] {
+    const grams = trigramsOf(text);
+    const touched: number[] = [];
+    for (const gram of grams) {
+      const terms = this.byTrigram.get(gram);
+      if (!terms) continue;
+      for (let i = 0; i < terms.length; i++) {
+        const term = terms[i]!;
+        if (this.overlap[term] === 0) touched.push(term);
+        this.overlap[term]!++;
+      }
+    }
+    const minimum = Math.max(2, Math.ceil(grams.length / 3));
+    const buckets: number[][] = [];
+    for (const term of touched) {
+      const shared = this.overlap[term]!;
+      this.overlap[term] = 0;
+      const length = this.tokens[term]!.text.length;
+      if (shared < minimum || Math.abs(length - text.length) > 3) continue;
+      (buckets[shared] ??= []).push(term);
+    }
+    const closest: number[] = [];
+    for (let shared = buckets.length - 1; shared >= minimum && closest.length < MAX_NEIGHBOURS; shared--) {
+      for (const term of buckets[shared] ?? []) {
+        if (closest.length === MAX_NEIGHBOURS) break;
+        closest.push(term);
+      }
+    }
+    return closest;
+  }
+}
