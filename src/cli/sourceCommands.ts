@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
+import { CHECK_TYPES } from '../screening/checkTypes.js';
 import {
   type DeltaFormat,
   type ParseProgress,
@@ -16,7 +17,9 @@ import {
   loadSnapshot,
   SnapshotLoadError,
 } from '../screening/snapshots/loadSnapshot.js';
+import { retireDataset } from '../screening/snapshots/retireDataset.js';
 import { listDatasets, listSnapshots, type SourceSnapshot } from '../screening/snapshots/snapshotStore.js';
+import { availabilityOf, type CheckTypeAvailability } from '../screening/snapshots/sourceAvailability.js';
 import { readSourcesConfig, SourcesConfigError } from '../screening/snapshots/sourcesConfig.js';
 import { formatDuration, parseDuration } from '../screening/snapshots/staleness.js';
 import { syncSources } from '../screening/snapshots/syncSources.js';
@@ -48,15 +51,18 @@ const loadInput = z.object({
 const statusInput = z.object({ staleAfter: z.string().transform(viaParser(parseDuration)).optional(), json });
 const snapshotsInput = z.object({ dataset: datasetInput.optional(), json });
 const syncInput = z.object({ config: z.string().min(1).optional(), json });
+const retireInput = z.object({ dataset: datasetInput, json });
 
 /** Every format by CLI name: full lists and deltas. */
 function knownFormats(): Record<string, SourceFormat | DeltaFormat> {
   return { ...sourceFormats, ...deltaFormats };
 }
 
-/** `sources load|status|snapshots|sync`: versioned list snapshots (docs/screening-sources.md). */
+/** `sources load|status|snapshots|sync|retire`: versioned list snapshots (docs/screening-sources.md). */
 export function registerSourceCommands(program: Command, { io, inContext }: CommandHost): void {
-  const sources = program.command('sources').description('Screening lists: load, sync and inspect snapshots');
+  const sources = program
+    .command('sources')
+    .description('Screening lists: load, sync, inspect and retire snapshots');
 
   sources
     .command('load')
@@ -104,15 +110,24 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
 
   sources
     .command('status')
-    .description('Each dataset with its current version, publisher date, age and whether it is stale')
+    .description(
+      'Each dataset with its current version, publisher date, age and whether it is stale; each check type and whether it is available',
+    )
     .option('--stale-after <duration>', 'staleness threshold, e.g. 7d, 36h (default: SOURCE_STALE_AFTER)')
-    .option('--json', 'print {staleAfter, datasets: [...]}')
+    .option('--json', 'print {staleAfter, datasets: [...], checkTypes: [...]}')
     .action(async (options) => {
       const input = parseInput(statusInput, options);
       const staleAfterMs = input.staleAfter ?? loadConfig(io.env).sourceStaleAfterMs;
       await inContext(async ({ pool }) => {
         const now = new Date();
         const datasets = await listDatasets(pool, now, staleAfterMs);
+        // From the same snapshots as the datasets above, so the two parts of the report agree.
+        const checkTypes = availabilityOf(
+          datasets.map((d) => d.snapshot),
+          CHECK_TYPES,
+          now,
+          staleAfterMs,
+        ).map(checkTypeSummary);
         if (input.json) {
           writeJson(io, {
             now,
@@ -131,6 +146,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
               age: formatDuration(ageMs),
               stale,
             })),
+            checkTypes,
           });
           return 0;
         }
@@ -154,7 +170,18 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
             ]),
           ),
         );
-        io.stdout.write(`Stale after ${formatDuration(staleAfterMs)} (publisher date, else load time)\n`);
+        io.stdout.write(`Stale after ${formatDuration(staleAfterMs)} (publisher date, else load time)\n\n`);
+        io.stdout.write(
+          formatTable(
+            ['CHECK TYPE', 'AVAILABLE', 'FRESH DATASETS', 'STALE DATASETS'],
+            checkTypes.map((c) => [
+              c.checkType,
+              c.available ? 'yes' : c.staleDatasets.length > 0 ? 'no (stale)' : 'no (no source)',
+              c.datasets.join(',') || '-',
+              c.staleDatasets.join(',') || '-',
+            ]),
+          ),
+        );
         return 0;
       });
     });
@@ -230,6 +257,77 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
         return ok ? 0 : 1;
       });
     });
+
+  sources
+    .command('retire')
+    .description(
+      'Stop screening against a dataset: it is no longer current (its snapshots are kept); loading it again makes it current again',
+    )
+    .argument('<dataset>', 'the dataset to retire')
+    .option('--json', 'print {dataset, snapshotId, version, ...} of the snapshot that was current')
+    .action(async (dataset: string, options) => {
+      const input = parseInput(retireInput, { ...options, dataset }, { dataset: '<dataset>' });
+      await inContext(async ({ pool }) => {
+        const result = await retireDataset(pool, input.dataset);
+        if (result.outcome === 'no_current_snapshot') {
+          io.stderr.write(
+            `error: dataset ${input.dataset} has no current snapshot (never loaded, or already retired); nothing to retire\n`,
+          );
+          return 1;
+        }
+        if (result.outcome === 'busy') {
+          io.stderr.write(
+            `error: a load of dataset ${input.dataset} is in progress; retire it once it ends\n`,
+          );
+          return 1;
+        }
+        const { snapshot } = result;
+        if (input.json) {
+          writeJson(io, {
+            dataset: snapshot.dataset,
+            snapshotId: snapshot.id,
+            version: snapshot.version,
+            format: snapshot.format,
+            entityCount: snapshot.entityCount,
+            publishedAt: snapshot.publishedAt,
+            loadedAt: snapshot.loadedAt,
+            countsByTopic: snapshot.countsByTopic,
+          });
+        } else {
+          io.stdout.write(
+            `Retired ${snapshot.dataset}: version ${snapshot.version} (${snapshot.id}, ${snapshot.entityCount} entities) is no longer current\n` +
+              '  its snapshots are kept; loading the dataset again makes it current as its next version\n',
+          );
+        }
+        const syncedBy = await syncConfigLoading(loadConfig(io.env).sourcesConfigPath, snapshot.dataset);
+        if (syncedBy) {
+          io.stderr.write(
+            `warning: ${syncedBy} syncs ${snapshot.dataset}: the next sources sync makes it current again; ` +
+              'remove it there or set "enabled": false\n',
+          );
+        }
+        return 0;
+      });
+    });
+}
+
+/**
+ * The sync config file when it has an enabled source loading `dataset`, else undefined. Best effort,
+ * for a warning only: a missing or invalid config is not the retire command's concern.
+ */
+async function syncConfigLoading(file: string, dataset: string): Promise<string | undefined> {
+  const config = await readSourcesConfig(file).catch(() => undefined);
+  return config?.sources.some((source) => source.enabled && source.dataset === dataset) ? file : undefined;
+}
+
+/** A check type in `sources status`: available, or why not (the stale datasets, or none at all). */
+function checkTypeSummary({ checkType, available, snapshots, staleSnapshots }: CheckTypeAvailability) {
+  return {
+    checkType,
+    available,
+    datasets: snapshots.map((s) => s.dataset),
+    staleDatasets: staleSnapshots.map((s) => s.dataset),
+  };
 }
 
 function loadSummary({ unchanged, snapshot, delta }: LoadResult) {

@@ -11,18 +11,23 @@ export interface SnapshotRef {
 
 export interface CheckTypeAvailability {
   checkType: CheckType;
-  /** At least one current, non-stale snapshot has entities with one of the check type's topics. */
+  /**
+   * At least one current snapshot has entities with one of the check type's topics, and none of
+   * those snapshots is stale. One stale list refuses the check type: screening the others alone
+   * would read as "no match" against the stale list.
+   */
   available: boolean;
-  /** Current, non-stale snapshots with such entities: what a check of this type screens against. */
+  /** Current, fresh snapshots with such entities: what a check of this type screens against when available. */
   snapshots: SnapshotRef[];
-  /** Current snapshots with such entities that are stale (not to be screened against). */
+  /** Current snapshots with such entities that are stale: any one makes the check type unavailable. */
   staleSnapshots: SnapshotRef[];
 }
 
 /**
- * Per requested check type, whether the sources to run it exist and are fresh: the case workflow
- * answers 503 `source_unavailable` otherwise, so that a missing list never reads as "no match".
- * One query: the current snapshots with their stored counts by topic.
+ * Per requested check type, whether the sources to run it exist and are all fresh: the case
+ * workflow answers 503 `source_unavailable` otherwise (naming the stale datasets), so that a
+ * missing or stale list never reads as "no match". One query: the current snapshots with their
+ * stored counts by topic.
  */
 export async function sourceAvailability(
   db: Queryable,
@@ -39,17 +44,20 @@ export function availabilityOf(
   now: Date,
   staleAfterMs: number,
 ): CheckTypeAvailability[] {
+  const ref = ({ id, dataset, version }: ReadySnapshot): SnapshotRef => ({ id, dataset, version });
   return checkTypes.map((checkType) => {
     const topics = topicsForCheckType(checkType);
     const providing = current.filter((snapshot) =>
       topics.some((topic) => (snapshot.countsByTopic[topic] ?? 0) > 0),
     );
-    const ref = ({ id, dataset, version }: ReadySnapshot): SnapshotRef => ({ id, dataset, version });
-    const fresh = providing.filter((snapshot) => !freshness(snapshot, now, staleAfterMs).stale);
-    const stale = providing.filter((snapshot) => freshness(snapshot, now, staleAfterMs).stale);
+    const fresh: ReadySnapshot[] = [];
+    const stale: ReadySnapshot[] = [];
+    for (const snapshot of providing) {
+      (freshness(snapshot, now, staleAfterMs).stale ? stale : fresh).push(snapshot);
+    }
     return {
       checkType,
-      available: fresh.length > 0,
+      available: fresh.length > 0 && stale.length === 0,
       snapshots: fresh.map(ref),
       staleSnapshots: stale.map(ref),
     };

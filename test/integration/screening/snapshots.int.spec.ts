@@ -15,6 +15,7 @@ import {
   SourceParseError,
 } from '../../../src/screening/model/listedEntity.js';
 import { loadSnapshot, SnapshotLoadError } from '../../../src/screening/snapshots/loadSnapshot.js';
+import { retireDataset } from '../../../src/screening/snapshots/retireDataset.js';
 import {
   currentSnapshots,
   listDatasets,
@@ -507,7 +508,13 @@ describe('staleness and source availability', () => {
     });
   });
 
-  it('says per check type whether a current, fresh snapshot provides its topics', async () => {
+  const ref = (s: { id: string; dataset: string; version: number }) => ({
+    id: s.id,
+    dataset: s.dataset,
+    version: s.version,
+  });
+
+  it('makes a check type available only when every current snapshot providing its topics is fresh', async () => {
     const fresh = await load(
       'fresh_sanctions',
       ['s|person|S|sanction', 'x|company|X|crime.fin'],
@@ -520,6 +527,8 @@ describe('staleness and source availability', () => {
     );
     const stalePep = await load('stale_pep', ['p|person|P|role.rca'], new Date('2025-01-01'));
     await load('other', ['o|person|O|poi'], new Date('2026-02-01'));
+    // 'dated' of the test above provides sanctions too, published 2026-01-01: stale as well.
+    const [dated] = await currentSnapshots(db.pool, ['dated']);
 
     const now = new Date('2026-02-03T00:00:00Z');
     const result = await sourceAvailability(
@@ -528,29 +537,189 @@ describe('staleness and source availability', () => {
       now,
       14 * day,
     );
-    const ref = (s: { id: string; dataset: string; version: number }) => ({
-      id: s.id,
-      dataset: s.dataset,
-      version: s.version,
-    });
     expect(result).toEqual([
       {
+        // One fresh list does not make up for a stale one: screening the fresh list alone would
+        // answer "no match" for everyone only on the stale list.
         checkType: 'sanctions',
-        available: true,
-        snapshots: [ref(fresh)],
-        staleSnapshots: expect.arrayContaining([ref(staleSanctions)]),
-      },
-      {
-        checkType: 'pep',
         available: false,
-        snapshots: [],
-        staleSnapshots: expect.arrayContaining([ref(stalePep)]),
+        snapshots: [ref(fresh)],
+        staleSnapshots: [ref(dated!), ref(staleSanctions)],
       },
+      { checkType: 'pep', available: false, snapshots: [], staleSnapshots: [ref(stalePep)] },
       { checkType: 'business_entity_risk', available: true, snapshots: [ref(fresh)], staleSnapshots: [] },
     ]);
     // Everything stale a year later; asking for one check type answers for that one only.
     expect(await sourceAvailability(db.pool, ['sanctions'], new Date('2027-03-01'), 14 * day)).toEqual([
-      expect.objectContaining({ checkType: 'sanctions', available: false, snapshots: [] }),
+      {
+        checkType: 'sanctions',
+        available: false,
+        snapshots: [],
+        staleSnapshots: [ref(dated!), ref(fresh), ref(staleSanctions)],
+      },
     ]);
+
+    // A newer version of the stale list is fresh, but 'dated' still refuses the check type ...
+    const renewed = await load(
+      'stale_sanctions',
+      ['s|person|S|sanction.linked', 't|person|T|sanction'],
+      new Date('2026-02-02'),
+    );
+    const [sanctions] = await sourceAvailability(db.pool, ['sanctions'], now, 14 * day);
+    expect(sanctions).toEqual({
+      checkType: 'sanctions',
+      available: false,
+      snapshots: [ref(fresh), ref(renewed)],
+      staleSnapshots: [ref(dated!)],
+    });
+    // ... until it is retired: it no longer counts at all.
+    expect(await retireDataset(db.pool, 'dated')).toMatchObject({ outcome: 'retired' });
+    expect(await sourceAvailability(db.pool, ['sanctions'], now, 14 * day)).toEqual([
+      {
+        checkType: 'sanctions',
+        available: true,
+        snapshots: [ref(fresh), ref(renewed)],
+        staleSnapshots: [],
+      },
+    ]);
+    // The threshold counts: the same lists with a shorter one.
+    expect((await sourceAvailability(db.pool, ['sanctions'], now, day))[0]).toMatchObject({
+      available: false,
+      snapshots: [ref(renewed)],
+      staleSnapshots: [ref(fresh)],
+    });
+  });
+
+  it('refuses a check type that no current snapshot provides, loaded or not', async () => {
+    // Only 'undated' (topic poi) and 'other' provide nothing: no list for PEP checks is fresh or stale.
+    const retired = await retireDataset(db.pool, 'stale_pep');
+    expect(retired).toMatchObject({ outcome: 'retired' });
+    expect(await sourceAvailability(db.pool, ['pep'], new Date('2026-02-03T00:00:00Z'), 14 * day)).toEqual([
+      { checkType: 'pep', available: false, snapshots: [], staleSnapshots: [] },
+    ]);
+    // The retired snapshot is still there, and the entities it held.
+    expect(
+      (await listSnapshots(db.pool, { dataset: 'stale_pep' })).map((s) => [s.status, s.current]),
+    ).toEqual([['ready', false]]);
+  });
+});
+
+describe('retiring a dataset', () => {
+  const day = 86_400_000;
+  let db: TestDatabase;
+  let dir: string;
+  let fileCount = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'retire-test-'));
+  });
+  afterAll(async () => {
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function file(lines: string[]): Promise<string> {
+    const target = path.join(dir, `list-${++fileCount}.txt`);
+    await writeFile(target, `${lines.join('\n')}\n`);
+    return target;
+  }
+
+  const list = [
+    '#published 2026-03-01T00:00:00Z',
+    'p1|person|Ivan Testov|sanction',
+    'p2|person|Olga Testova|sanction',
+  ];
+
+  it('takes the dataset out of screening, keeps its snapshots, and a later load makes it current as the next version', async () => {
+    const input = await file(list);
+    const v1 = (await loadSnapshot(db.pool, { format: linesFormat, paths: [input], dataset: 'retired' }))
+      .snapshot;
+    const v2 = (
+      await loadSnapshot(db.pool, {
+        format: linesFormat,
+        paths: [await file([...list, 'p3|person|Third Person|sanction'])],
+        dataset: 'retired',
+      })
+    ).snapshot;
+    await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(list)], dataset: 'kept' });
+
+    expect(await retireDataset(db.pool, 'retired')).toEqual({ outcome: 'retired', snapshot: v2 });
+    expect((await currentSnapshots(db.pool)).map((s) => s.dataset)).toEqual(['kept']);
+    expect((await listDatasets(db.pool, new Date(), 14 * day)).map((d) => d.dataset)).toEqual(['kept']);
+    // Both versions are kept as they were, readable (matches refer to them), none current.
+    expect(
+      (await listSnapshots(db.pool, { dataset: 'retired' })).map((s) => [s.id, s.status, s.current]),
+    ).toEqual([
+      [v2.id, 'ready', false],
+      [v1.id, 'ready', false],
+    ]);
+    const ids: string[] = [];
+    for await (const entity of readSnapshotEntities(db.pool, v2.id)) ids.push(entity.id);
+    expect(ids).toEqual(['retired:p1', 'retired:p2', 'retired:p3']);
+
+    // Twice, or a dataset never loaded: nothing to retire.
+    expect(await retireDataset(db.pool, 'retired')).toEqual({ outcome: 'no_current_snapshot' });
+    expect(await retireDataset(db.pool, 'never_loaded')).toEqual({ outcome: 'no_current_snapshot' });
+    // A delta has no base any more.
+    const delta = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [await file(['-p1'])],
+      dataset: 'retired',
+    }).catch((e: unknown) => e);
+    expect(delta).toMatchObject({ code: 'no_current_snapshot' });
+
+    // The same bytes as version 1 again are not "unchanged" (nothing is current): version 3.
+    const back = await loadSnapshot(db.pool, { format: linesFormat, paths: [input], dataset: 'retired' });
+    expect(back.unchanged).toBe(false);
+    expect(back.snapshot).toMatchObject({ version: 3, contentHash: v1.contentHash, entityCount: 2 });
+    expect((await currentSnapshots(db.pool, ['retired']))[0]!.id).toBe(back.snapshot.id);
+  });
+
+  it('refuses to retire a dataset while a load of it runs, which would make it current again', async () => {
+    await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(list)], dataset: 'in_flight' });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const parsing = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const gated: SourceFormat = {
+      ...linesFormat,
+      async *parse(paths, options) {
+        started();
+        await gate;
+        yield* linesFormat.parse(paths, options);
+      },
+    };
+    const loading = loadSnapshot(db.pool, {
+      format: gated,
+      paths: [await file([...list, 'p9|person|Late Person|sanction'])],
+      dataset: 'in_flight',
+    });
+    try {
+      await parsing;
+      expect(await retireDataset(db.pool, 'in_flight')).toEqual({ outcome: 'busy' });
+      // Other datasets are not held up.
+      await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(list)], dataset: 'beside' });
+      expect(await retireDataset(db.pool, 'beside')).toMatchObject({ outcome: 'retired' });
+    } finally {
+      release();
+    }
+    const loaded = await loading;
+    expect(loaded.snapshot).toMatchObject({ dataset: 'in_flight', version: 2 });
+    expect(await retireDataset(db.pool, 'in_flight')).toEqual({
+      outcome: 'retired',
+      snapshot: loaded.snapshot,
+    });
+    // The lock went with the retire's transaction: the dataset loads again at once.
+    const again = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(list)],
+      dataset: 'in_flight',
+    });
+    expect(again.snapshot.version).toBe(3);
   });
 });

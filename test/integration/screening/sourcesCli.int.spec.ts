@@ -33,6 +33,7 @@ interface StatusJson {
     age: string;
     stale: boolean;
   }[];
+  checkTypes: { checkType: string; available: boolean; datasets: string[]; staleDatasets: string[] }[];
 }
 
 describe('casescreen sources load, status and snapshots', () => {
@@ -431,7 +432,11 @@ describe('casescreen sources load, status and snapshots', () => {
       expect(table.stdout).toMatch(
         /\nfx_undated\s+1\s+snap_[0-9a-f]{32}\s+ofac-csv\s+7\s+-\s+\S+\s+\d+s\s+no\n/,
       );
-      expect(table.stdout).toMatch(/Stale after 1d \(publisher date, else load time\)\n$/);
+      expect(table.stdout).toMatch(
+        /\nStale after 1d \(publisher date, else load time\)\n\nCHECK TYPE\s+AVAILABLE/,
+      );
+      // fx_un (stale at any threshold) refuses sanctions checks, whatever else is fresh.
+      expect(table.stdout).toMatch(/\nsanctions\s+no \(stale\)\s+\S+\s+\S*fx_un\b/);
     });
   });
 });
@@ -452,6 +457,192 @@ describe('casescreen sources status on an empty database', () => {
       stdout: 'No source snapshots loaded yet (casescreen sources load / sync)\n',
     });
     const json = await runCliCaptured(['sources', 'status', '--json'], env);
-    expect(JSON.parse(json.stdout)).toMatchObject({ staleAfter: '14d', datasets: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      staleAfter: '14d',
+      datasets: [],
+      checkTypes: [
+        { checkType: 'sanctions', available: false, datasets: [], staleDatasets: [] },
+        { checkType: 'pep', available: false, datasets: [], staleDatasets: [] },
+        { checkType: 'business_entity_risk', available: false, datasets: [], staleDatasets: [] },
+      ],
+    });
+  });
+});
+
+describe('casescreen sources retire, and check type availability in sources status', () => {
+  let db: TestDatabase;
+  let dir: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(path.join(os.tmpdir(), 'sources-retire-'));
+  });
+  afterAll(async () => {
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // No sync config by default, so that the shipped one's datasets do not matter.
+  const cli = (argv: string[], env: Record<string, string> = {}) =>
+    runCliCaptured(argv, {
+      DATABASE_URL: db.url,
+      SOURCES_CONFIG: path.join(dir, 'no-such-config.json'),
+      ...env,
+    });
+  async function cliJson<T = Record<string, unknown>>(argv: string[], env?: Record<string, string>) {
+    const result = await cli([...argv, '--json'], env);
+    expect(result, result.stderr).toMatchObject({ code: 0 });
+    return JSON.parse(result.stdout) as T;
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  const checkTypes = async () => (await cliJson<StatusJson>(['sources', 'status'])).checkTypes;
+
+  it('refuses sanctions while one sanctions list is stale, until that dataset is retired or reloaded', async () => {
+    // A fresh sanctions list (undated, aged from the load) and a stale one (the UN fixture of January 2026).
+    await cliJson([
+      'sources',
+      'load',
+      '--format',
+      'ofac-csv',
+      fixture('ofac-csv', 'set'),
+      '--dataset',
+      'cli_ofac',
+    ]);
+    const old = await cliJson([
+      'sources',
+      'load',
+      '--format',
+      'un-xml',
+      fixture('un-xml', 'snapshots', 'list-v1.xml'),
+      '--dataset',
+      'cli_un',
+    ]);
+    expect(await checkTypes()).toEqual([
+      { checkType: 'sanctions', available: false, datasets: ['cli_ofac'], staleDatasets: ['cli_un'] },
+      { checkType: 'pep', available: false, datasets: [], staleDatasets: [] },
+      { checkType: 'business_entity_risk', available: false, datasets: [], staleDatasets: [] },
+    ]);
+    const table = await cli(['sources', 'status']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/\n\nCHECK TYPE\s+AVAILABLE\s+FRESH DATASETS\s+STALE DATASETS\n/);
+    expect(table.stdout).toMatch(/\nsanctions\s+no \(stale\)\s+cli_ofac\s+cli_un\n/);
+    expect(table.stdout).toMatch(/\npep\s+no \(no source\)\s+-\s+-\n/);
+
+    const retired = await cli(['sources', 'retire', 'cli_un']);
+    expect(retired).toMatchObject({
+      code: 0,
+      stdout:
+        `Retired cli_un: version 1 (${old.snapshotId}, 3 entities) is no longer current\n` +
+        '  its snapshots are kept; loading the dataset again makes it current as its next version\n',
+      stderr: '',
+    });
+    expect((await checkTypes())[0]).toEqual({
+      checkType: 'sanctions',
+      available: true,
+      datasets: ['cli_ofac'],
+      staleDatasets: [],
+    });
+    expect(
+      (await cli(['sources', 'status'])).stdout.match(/\nsanctions\s+yes\s+cli_ofac\s+-\n/),
+    ).not.toBeNull();
+    const snapshots = await cliJson<{ snapshots: Record<string, unknown>[] }>([
+      'sources',
+      'snapshots',
+      '--dataset',
+      'cli_un',
+    ]);
+    expect(snapshots.snapshots).toEqual([
+      expect.objectContaining({ id: old.snapshotId, status: 'ready', version: 1, current: false }),
+    ]);
+
+    // Loaded again (the same list, vouched for today): current again, as version 2, and fresh.
+    const back = await cliJson([
+      'sources',
+      'load',
+      '--format',
+      'un-xml',
+      fixture('un-xml', 'snapshots', 'list-v1.xml'),
+      '--dataset',
+      'cli_un',
+      '--published-at',
+      today,
+    ]);
+    expect(back).toMatchObject({ unchanged: false, version: 2, contentHash: old.contentHash });
+    expect((await checkTypes())[0]).toEqual({
+      checkType: 'sanctions',
+      available: true,
+      datasets: ['cli_ofac', 'cli_un'],
+      staleDatasets: [],
+    });
+  });
+
+  it('prints the retired snapshot as JSON, and fails with exit 1 when there is nothing to retire', async () => {
+    const loaded = await cliJson([
+      'sources',
+      'load',
+      '--format',
+      'un-xml',
+      fixture('un-xml', 'consolidated.xml'),
+      '--dataset',
+      'cli_json',
+    ]);
+    const retired = await cliJson(['sources', 'retire', 'cli_json']);
+    expect(retired).toEqual({
+      dataset: 'cli_json',
+      snapshotId: loaded.snapshotId,
+      version: 1,
+      format: 'un-xml',
+      entityCount: loaded.entityCount,
+      publishedAt: loaded.publishedAt,
+      loadedAt: loaded.loadedAt,
+      countsByTopic: loaded.countsByTopic,
+    });
+
+    for (const dataset of ['cli_json', 'never_loaded']) {
+      for (const flags of [[], ['--json']]) {
+        expect(await cli(['sources', 'retire', dataset, ...flags])).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `error: dataset ${dataset} has no current snapshot (never loaded, or already retired); nothing to retire\n`,
+        });
+      }
+    }
+    expect(await cli(['sources', 'retire', 'UN List'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: <dataset>: /),
+    });
+  });
+
+  it('warns when the sync config would load the retired dataset again', async () => {
+    const config = path.join(dir, 'sources.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        sources: [
+          { dataset: 'cli_synced', format: 'un-xml', urls: ['https://example.org/un.xml'] },
+          { dataset: 'cli_unsynced', format: 'un-xml', urls: ['https://example.org/un.xml'], enabled: false },
+        ],
+      }),
+    );
+    for (const dataset of ['cli_synced', 'cli_unsynced']) {
+      await cliJson([
+        'sources',
+        'load',
+        '--format',
+        'un-xml',
+        fixture('un-xml', 'consolidated.xml'),
+        '--dataset',
+        dataset,
+      ]);
+    }
+    const synced = await cli(['sources', 'retire', 'cli_synced'], { SOURCES_CONFIG: config });
+    expect(synced.code).toBe(0);
+    expect(synced.stdout).toMatch(/^Retired cli_synced: /);
+    expect(synced.stderr).toBe(
+      `warning: ${config} syncs cli_synced: the next sources sync makes it current again; remove it there or set "enabled": false\n`,
+    );
+    expect(await cli(['sources', 'retire', 'cli_unsynced'], { SOURCES_CONFIG: config })).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
   });
 });
