@@ -353,12 +353,13 @@ async function countEntities(client: pg.PoolClient, snapshotId: string) {
   };
 }
 
-const lockKey = (dataset: string) => `casescreen:source-dataset:${dataset}`;
+/** The advisory lock key of a dataset: loads (and retirements) of one dataset take turns. */
+export const datasetLockKey = (dataset: string) => `casescreen:source-dataset:${dataset}`;
 
 async function lockDataset(client: pg.PoolClient, dataset: string): Promise<void> {
   const { rows } = await client.query<{ locked: boolean }>(
     'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
-    [lockKey(dataset)],
+    [datasetLockKey(dataset)],
   );
   if (!rows[0]!.locked) {
     throw new SnapshotLoadError('busy', `another load of dataset ${dataset} is in progress`);
@@ -366,7 +367,7 @@ async function lockDataset(client: pg.PoolClient, dataset: string): Promise<void
 }
 
 async function unlockDataset(client: pg.PoolClient, dataset: string): Promise<void> {
-  await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey(dataset)]);
+  await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [datasetLockKey(dataset)]);
 }
 
 /** Loads of the dataset still `loading` while we hold its lock: their loader died. */

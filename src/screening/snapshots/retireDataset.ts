@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { datasetLockKey } from './loadSnapshot.js';
 import { type ReadySnapshot, SNAPSHOT_COLUMNS, toSnapshot } from './snapshotStore.js';
 
 /**
@@ -15,12 +16,9 @@ export type RetireOutcome =
   /** A load of the dataset holds its lock; retiring now would be undone by that load's final switch. */
   | { outcome: 'busy' };
 
-/**
- * The same key as the loader's per-dataset session lock (`lockKey` in loadSnapshot.ts). A
- * transaction-level advisory lock conflicts with a session-level one on the same key, so a retire
- * and a load of one dataset exclude each other, and the lock goes with the transaction.
- */
-const lockKey = (dataset: string) => `casescreen:source-dataset:${dataset}`;
+// The retire takes the loader's per-dataset key as a transaction-level advisory lock: it conflicts
+// with the loader's session-level lock on the same key, so a retire and a load of one dataset
+// exclude each other, and the lock goes with the transaction.
 
 export async function retireDataset(pool: pg.Pool, dataset: string): Promise<RetireOutcome> {
   const client = await pool.connect();
@@ -30,7 +28,7 @@ export async function retireDataset(pool: pg.Pool, dataset: string): Promise<Ret
     try {
       const lock = await client.query<{ locked: boolean }>(
         'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-        [lockKey(dataset)],
+        [datasetLockKey(dataset)],
       );
       if (!lock.rows[0]!.locked) {
         await client.query('ROLLBACK');
