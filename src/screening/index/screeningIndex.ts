@@ -59,6 +59,11 @@ export interface SearchOptions {
   limit?: number;
   /** Overrides the profile's threshold (0 returns every scored candidate). */
   threshold?: number;
+  /**
+   * Score every allowed party instead of the candidates: slow (every name of every party), for
+   * measuring what candidate generation costs in recall and gains in speed.
+   */
+  exhaustive?: boolean;
 }
 
 export interface IndexStats {
@@ -353,12 +358,36 @@ export class ScreeningIndex {
     options: SearchOptions,
     allowed: (entityId: number) => boolean,
   ): Candidates {
+    const entities: Candidates = new Map();
+    if (options.exhaustive) {
+      for (let entityId = 0; entityId < this.store.size; entityId++) {
+        if (allowed(entityId)) entities.set(entityId, this.allNames(entityId));
+      }
+    } else {
+      for (const nameId of this.bestNames(subject, options, allowed)) {
+        const entityId = this.nameEntity[nameId]!;
+        const names = entities.get(entityId) ?? [];
+        names.push(nameId);
+        entities.set(entityId, names);
+      }
+    }
+    for (const identifier of subject.subject.identifiers) {
+      const holders = this.identifiers.get(normaliseIdentifierValue(identifier.value));
+      if (holders) for (const entityId of holders) if (allowed(entityId)) entities.set(entityId, undefined);
+    }
+    return entities;
+  }
+
+  /** The names with the most evidence for the subject's name (steps 1 and 2 above). */
+  private bestNames(
+    subject: PreparedSubject,
+    options: SearchOptions,
+    allowed: (entityId: number) => boolean,
+  ): number[] {
     const parts = this.queryParts(subject);
     const matched = parts
       .map((part) => this.terms.matches(part, options.profile.fuzziness))
       .filter((terms) => terms.length > 0)
-      // Best match first: a name reached by several terms of one part counts the best of them.
-      .map((terms) => terms.sort((a, b) => b.similarity - a.similarity))
       .map((terms) => ({ terms, frequency: this.frequencyOf(terms) }))
       .sort((a, b) => a.frequency - b.frequency);
 
@@ -371,19 +400,7 @@ export class ScreeningIndex {
     const touched: number[] = [];
     for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding, touched);
     for (const { terms } of this.joinedParts(parts)) this.collect(terms, true, touched);
-
-    const entities: Candidates = new Map();
-    for (const nameId of this.best(touched, allowed)) {
-      const entityId = this.nameEntity[nameId]!;
-      const names = entities.get(entityId) ?? [];
-      names.push(nameId);
-      entities.set(entityId, names);
-    }
-    for (const identifier of subject.subject.identifiers) {
-      const holders = this.identifiers.get(normaliseIdentifierValue(identifier.value));
-      if (holders) for (const entityId of holders) if (allowed(entityId)) entities.set(entityId, undefined);
-    }
-    return entities;
+    return this.best(touched, allowed);
   }
 
   /**
@@ -421,7 +438,10 @@ export class ScreeningIndex {
     return total;
   }
 
-  /** Adds each term's IDF, times its similarity, to the names holding it (once per query part). */
+  /**
+   * Adds each term's IDF, times its similarity, to the names holding it, once per query part: the
+   * terms come best first, so a name reached by several terms of one part counts the best.
+   */
   private collect(terms: readonly TermMatch[], mayAdd: boolean, touched: number[]): void {
     const part = this.nextPart();
     for (const { term, similarity } of terms) {

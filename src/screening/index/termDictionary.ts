@@ -1,6 +1,11 @@
 import { NAME_RULES } from '../matching/nameAlignment.js';
 import type { NameToken } from '../matching/nameTokens.js';
-import { compareTokens, type Fuzziness, type TokenComparison } from '../matching/tokenSimilarity.js';
+import {
+  compareTokens,
+  comparisonIdentity,
+  type Fuzziness,
+  type TokenComparison,
+} from '../matching/tokenSimilarity.js';
 
 /**
  * The distinct name parts (terms) of every indexed name, and how a part of a query reaches the
@@ -24,6 +29,12 @@ export interface TermMatch {
 
 /** Fuzzy routes verify at most this many 3-gram neighbours per query part, the closest first. */
 const MAX_NEIGHBOURS = 160;
+/**
+ * Query parts whose matches are remembered. Names repeat (most people screened are Maria, John or
+ * Muhammad something), and a part's matches depend only on the part and the fuzziness, so the
+ * costly fuzzy routes run once per distinct part, not once per query.
+ */
+const CACHED_PARTS = 50_000;
 
 export function trigramsOf(text: string): string[] {
   const padded = ` ${text} `;
@@ -90,6 +101,7 @@ export class TermDictionary {
   private readonly seen: Uint32Array;
   private stamp = 0;
   private readonly comparison: TokenComparison = { score: 0, kind: 'exact' };
+  private readonly cache = new Map<string, readonly TermMatch[]>();
 
   constructor(
     private readonly ids: ReadonlyMap<string, number>,
@@ -113,10 +125,26 @@ export class TermDictionary {
   }
 
   /**
-   * Every term the query part may match, each once, with its similarity. Numbers match only
-   * themselves: a different number is a different company or vessel.
+   * Every term the query part may match, each once, with its similarity, best first. Numbers match
+   * only themselves: a different number is a different company or vessel.
    */
-  matches(part: NameToken, fuzziness: Fuzziness): TermMatch[] {
+  matches(part: NameToken, fuzziness: Fuzziness): readonly TermMatch[] {
+    const key = `${fuzziness.budgetFactor}|${fuzziness.phonetic ? 1 : 0}|${comparisonIdentity(part)}`;
+    const cached = this.cache.get(key);
+    if (cached) {
+      // Least recently used goes first: a hit moves the part to the end.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached;
+    }
+    const found = this.find(part, fuzziness).sort((a, b) => b.similarity - a.similarity);
+    if (this.cache.size >= CACHED_PARTS) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, found);
+    return found;
+  }
+
+  /** The matches of a part, best first. */
+  private find(part: NameToken, fuzziness: Fuzziness): TermMatch[] {
     this.nextStamp();
     const found: TermMatch[] = [];
     const exact = this.ids.get(part.text);

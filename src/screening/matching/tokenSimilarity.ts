@@ -61,6 +61,15 @@ export interface TokenComparison {
   kind: TokenMatchKind;
 }
 
+/**
+ * Everything of a token that compareTokens reads (the other fields it reads derive from the text):
+ * two tokens with the same comparison identity compare alike with any third, so results can be
+ * cached by it. Keep in step with compareTokens.
+ */
+export function comparisonIdentity(token: NameToken): string {
+  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.legalFamily ?? ''}`;
+}
+
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
   out.score = 0;
   out.kind = 'exact';

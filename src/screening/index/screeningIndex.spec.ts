@@ -1,0 +1,388 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckType } from '../checkTypes.js';
+import type { EntityKind, ListedEntity } from '../model/listedEntity.js';
+import { defaultProfile, findProfile, type ScreeningProfile } from '../scoring/profiles.js';
+import type { ScreeningSubject } from '../scoring/query.js';
+import { ScreeningIndex, ScreeningIndexBuilder, type ScreeningMatch } from './screeningIndex.js';
+
+interface Party {
+  id: string;
+  name: string;
+  kind?: EntityKind;
+  aliases?: string[];
+  topics?: string[];
+  dataset?: string;
+  priority?: number;
+  fields?: Partial<ListedEntity>;
+}
+
+function listed({
+  id,
+  name,
+  kind = 'person',
+  aliases = [],
+  topics = ['sanction'],
+  dataset,
+  priority = 1,
+  fields,
+}: Party): ListedEntity {
+  const datasetName = dataset ?? id.split(':')[0]!;
+  return {
+    id,
+    kind,
+    names: [{ full: name, kind: 'primary' }, ...aliases.map((full) => ({ full, kind: 'alias' as const }))],
+    birthDates: [],
+    countries: [],
+    nationalities: [],
+    identifiers: [],
+    topics,
+    datasets: [datasetName],
+    sources: [{ name: datasetName, url: null, dataset: datasetName, priority }],
+    programs: [],
+    sourceRecordRef: id,
+    ...fields,
+  };
+}
+
+const PARTIES: ListedEntity[] = [
+  listed({
+    id: 'us_ofac_sdn:yanukovych',
+    name: 'Viktor Fedorovych YANUKOVYCH',
+    fields: { birthDates: [{ from: '1950-07-09' }], countries: ['UA'] },
+  }),
+  listed({ id: 'un_sc_sanctions:mutmain', name: 'ABDULHAI MUTMAIN' }),
+  listed({ id: 'un_sc_sanctions:noorzai', name: 'Abdul Basir NOORZAI' }),
+  listed({ id: 'eu_fsf:bin-salman', name: 'محمد بن سلمان' }),
+  listed({
+    id: 'us_ofac_sdn:ocean-star',
+    name: 'OCEAN STAR',
+    kind: 'vessel',
+    fields: { identifiers: [{ scheme: 'imo', value: '9123456' }], countries: ['KP'] },
+  }),
+  listed({ id: 'everypolitician:merkel', name: 'Angela Merkel', topics: ['role.pep'], priority: 2 }),
+  listed({
+    id: 'worldbank_debarred:acme',
+    name: 'Acme Construction Ltd',
+    kind: 'company',
+    topics: ['debarment'],
+    priority: 2,
+  }),
+  listed({ id: 'us_ofac_sdn:rosneft', name: 'Rosneft Oil Company', kind: 'company' }),
+  // Three parties named Ivan Petrov: an aggregated source first, then two official lists.
+  listed({ id: 'opensanctions:petrov', name: 'Ivan Petrov', priority: 3 }),
+  listed({ id: 'us_ofac_sdn:petrov', name: 'Ivan Petrov' }),
+  listed({ id: 'eu_fsf:petrov', name: 'Ivan Petrov' }),
+  listed({ id: 'us_ofac_sdn:petrov-llc', name: 'IVAN PETROV', kind: 'company' }),
+  listed({ id: 'gb_hmt:lavrov', name: 'Sergey Viktorovich Lavrov', topics: ['sanction', 'role.pep'] }),
+];
+
+const SNAPSHOTS: Record<string, string> = {
+  us_ofac_sdn: 'snapshot-ofac-1',
+  un_sc_sanctions: 'snapshot-un-7',
+  eu_fsf: 'snapshot-eu-3',
+};
+
+function buildIndex(): ScreeningIndex {
+  const builder = new ScreeningIndexBuilder();
+  for (const party of PARTIES) builder.add(party, SNAPSHOTS[party.datasets[0]!] ?? null);
+  return builder.build();
+}
+
+const index = buildIndex();
+const ALL_CHECKS: CheckType[] = ['sanctions', 'pep', 'business_entity_risk'];
+
+interface Search {
+  kind?: EntityKind;
+  subject?: Partial<ScreeningSubject>;
+  checkTypes?: CheckType[];
+  profile?: ScreeningProfile;
+  limit?: number;
+  threshold?: number;
+  on?: ScreeningIndex;
+}
+
+function search(name: string, options: Search = {}): ScreeningMatch[] {
+  const {
+    kind = 'unknown',
+    subject,
+    checkTypes = ALL_CHECKS,
+    profile = defaultProfile(),
+    on = index,
+  } = options;
+  return on.search(
+    { name, kind, countries: [], identifiers: [], ...subject },
+    {
+      profile,
+      checkTypes,
+      ...(options.limit !== undefined && { limit: options.limit }),
+      ...(options.threshold !== undefined && { threshold: options.threshold }),
+    },
+  );
+}
+
+const ids = (matches: ScreeningMatch[]) => matches.map((m) => m.entity.id);
+
+describe('ScreeningIndexBuilder', () => {
+  it('refuses the same entity id twice', () => {
+    const builder = new ScreeningIndexBuilder();
+    builder.add(PARTIES[0]!, 'snapshot-a');
+    expect(() =>
+      builder.add({ ...PARTIES[0]!, names: [{ full: 'Someone Else', kind: 'primary' }] }, 'snapshot-b'),
+    ).toThrow('entity us_ofac_sdn:yanukovych is indexed twice');
+  });
+
+  it('counts what it indexed', () => {
+    const stats = index.stats();
+    expect(stats.entities).toBe(PARTIES.length);
+    expect(stats.names).toBe(PARTIES.reduce((total, p) => total + p.names.length, 0));
+    expect(stats.terms).toBeGreaterThan(0);
+    expect(stats.postings).toBeGreaterThanOrEqual(stats.terms);
+    expect([...stats.datasets].sort()).toEqual([...new Set(PARTIES.map((p) => p.datasets[0]!))].sort());
+  });
+});
+
+describe('ScreeningIndex.search: finding a party', () => {
+  it('finds the exact name and returns the party as indexed', () => {
+    const [match, ...rest] = search('Rosneft Oil Company', { kind: 'company' });
+    expect(rest).toEqual([]);
+    expect(match!.entity).toEqual(PARTIES.find((p) => p.id === 'us_ofac_sdn:rosneft'));
+    expect(match!.explanation.score).toBe(0.9);
+    expect(match!.explanation.matchType).toBe('exact_name');
+  });
+
+  it('finds a party from a typo', () => {
+    const matches = search('Viktor Yanukovich', { kind: 'person' });
+    expect(ids(matches)).toEqual(['us_ofac_sdn:yanukovych']);
+    expect(matches[0]!.explanation.matchType).toBe('fuzzy_name');
+  });
+
+  it('finds a party from "SURNAME, Given"', () => {
+    expect(ids(search('YANUKOVYCH, Viktor', { kind: 'person' }))).toEqual(['us_ofac_sdn:yanukovych']);
+    expect(ids(search('NOORZAI, Abdul Basir', { kind: 'person' }))).toEqual(['un_sc_sanctions:noorzai']);
+  });
+
+  it('finds a name listed glued ("ABDULHAI") from its parts written apart', () => {
+    // "Abdul" and "Hai" alone reach no term: only the joined pair does.
+    const matches = search('Abdul Hai', { kind: 'person' });
+    expect(ids(matches)).toEqual(['un_sc_sanctions:mutmain']);
+    expect(ids(search('Abdul Hai Mutmain', { kind: 'person' }))).toEqual(['un_sc_sanctions:mutmain']);
+  });
+
+  it('finds a name listed in parts from a glued query', () => {
+    // Found through "Noorzai": candidate generation joins split query parts, but does not split a
+    // glued one, so "Abdulbasir" alone reaches no term (scoring would accept it).
+    const matches = search('Abdulbasir Noorzai', { kind: 'person' });
+    expect(ids(matches)).toEqual(['un_sc_sanctions:noorzai']);
+    expect(matches[0]!.explanation.score).toBeGreaterThan(0.85);
+  });
+
+  it('finds a Latin-listed person from a Cyrillic query', () => {
+    const matches = search('Виктор Янукович', { kind: 'person' });
+    expect(ids(matches)).toEqual(['us_ofac_sdn:yanukovych']);
+    expect(matches[0]!.explanation.matchType).toBe('transliterated_name');
+  });
+
+  it('finds an Arabic-script listed person from the Latin spelling', () => {
+    const matches = search('Mohammed bin Salman', { kind: 'person' });
+    expect(ids(matches)).toEqual(['eu_fsf:bin-salman']);
+    expect(matches[0]!.explanation.matchType).toBe('transliterated_name');
+    expect(matches[0]!.explanation.matchedName).toBe('محمد بن سلمان');
+  });
+
+  it('finds a vessel by its IMO number under another name', () => {
+    const matches = search('SEA PEARL', {
+      kind: 'vessel',
+      subject: { identifiers: [{ scheme: 'imo', value: '9123456' }] },
+    });
+    expect(ids(matches)).toEqual(['us_ofac_sdn:ocean-star']);
+    expect(matches[0]!.explanation.matchType).toBe('identifier');
+    expect(matches[0]!.explanation.score).toBeGreaterThanOrEqual(0.9);
+    // Without the number the name alone finds nothing.
+    expect(search('SEA PEARL', { kind: 'vessel' })).toEqual([]);
+  });
+
+  it('finds the identifier holder only among parties of a compatible kind', () => {
+    const asPerson = search('SEA PEARL', {
+      kind: 'person',
+      subject: { identifiers: [{ scheme: 'imo', value: '9123456' }] },
+    });
+    expect(asPerson).toEqual([]);
+  });
+
+  it('explains each match with the subject evidence', () => {
+    const [match] = search('Viktor Yanukovych', {
+      kind: 'person',
+      subject: { birthDate: { year: 1950, month: 7, day: 9 }, countries: ['UA'] },
+    });
+    expect(match!.explanation.matchType).toBe('partial_name');
+    expect(match!.explanation.supportingFields.birth_date.status).toBe('agreed');
+    expect(match!.explanation.supportingFields.countries.status).toBe('agreed');
+    expect(match!.explanation.matchedName).toBe('Viktor Fedorovych YANUKOVYCH');
+  });
+});
+
+describe('ScreeningIndex.search: filters', () => {
+  it('returns a PEP only to a pep check, and never a sanction-only party to a pep check', () => {
+    expect(ids(search('Angela Merkel', { checkTypes: ['pep'] }))).toEqual(['everypolitician:merkel']);
+    expect(search('Angela Merkel', { checkTypes: ['sanctions'] })).toEqual([]);
+    expect(search('Ivan Petrov', { checkTypes: ['pep'] })).toEqual([]);
+    expect(search('Viktor Yanukovych', { checkTypes: ['pep'] })).toEqual([]);
+  });
+
+  it('returns a debarred company only to a business entity risk check', () => {
+    expect(
+      ids(search('Acme Construction', { kind: 'company', checkTypes: ['business_entity_risk'] })),
+    ).toEqual(['worldbank_debarred:acme']);
+    expect(search('Acme Construction', { kind: 'company', checkTypes: ['sanctions', 'pep'] })).toEqual([]);
+  });
+
+  it('gives each match the check types its topics select', () => {
+    const [lavrov] = search('Sergey Lavrov', { kind: 'person', checkTypes: ['pep'] });
+    expect(lavrov!.entity.id).toBe('gb_hmt:lavrov');
+    expect(lavrov!.checkTypes).toEqual(['sanctions', 'pep']);
+    const [acme] = search('Acme Construction', { kind: 'company', checkTypes: ['business_entity_risk'] });
+    expect(acme!.checkTypes).toEqual(['business_entity_risk']);
+  });
+
+  it("keeps only the profile's datasets", () => {
+    const ofac = findProfile('us-ofac')!;
+    expect(ids(search('Ivan Petrov', { profile: ofac }))).toEqual([
+      'us_ofac_sdn:petrov',
+      'us_ofac_sdn:petrov-llc',
+    ]);
+    expect(search('Angela Merkel', { profile: ofac })).toEqual([]);
+    expect(search('Mohammed bin Salman', { profile: ofac })).toEqual([]);
+  });
+
+  it('returns only parties of a kind the subject may be', () => {
+    expect(ids(search('Ivan Petrov', { kind: 'person' }))).toEqual([
+      'us_ofac_sdn:petrov',
+      'eu_fsf:petrov',
+      'opensanctions:petrov',
+    ]);
+    expect(ids(search('Ivan Petrov', { kind: 'company' }))).toEqual(['us_ofac_sdn:petrov-llc']);
+    expect(ids(search('Ivan Petrov', { kind: 'organization' }))).toEqual(['us_ofac_sdn:petrov-llc']);
+    expect(search('Ivan Petrov', { kind: 'vessel' })).toEqual([]);
+    expect(search('Ivan Petrov', { kind: 'unknown' })).toHaveLength(4);
+  });
+});
+
+describe('ScreeningIndex.search: order, limit, threshold', () => {
+  it('returns the best first, ties by source priority, then by index order', () => {
+    // Three persons and a company score 0.9; OFAC and EU (priority 1) before OpenSanctions (3),
+    // and among priority 1 the order of indexing.
+    expect(ids(search('Ivan Petrov'))).toEqual([
+      'us_ofac_sdn:petrov',
+      'eu_fsf:petrov',
+      'us_ofac_sdn:petrov-llc',
+      'opensanctions:petrov',
+    ]);
+  });
+
+  it('lets other evidence lift a party above its namesakes', () => {
+    const builder = new ScreeningIndexBuilder();
+    for (const party of PARTIES) {
+      builder.add(
+        party.id === 'opensanctions:petrov' ? { ...party, birthDates: [{ from: '1971-04-02' }] } : party,
+      );
+    }
+    const matches = search('Ivan Petrov', {
+      kind: 'person',
+      subject: { birthDate: { year: 1971, month: 4, day: 2 } },
+      on: builder.build(),
+    });
+    expect(ids(matches)[0]).toBe('opensanctions:petrov');
+    const scores = matches.map((m) => m.explanation.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores[0]).toBeGreaterThan(scores[1]!);
+  });
+
+  it('sorts differing scores best first, whatever the order of indexing', () => {
+    // Indexed worst first.
+    const graded = ScreeningIndex.build([
+      listed({ id: 'test:far', name: 'Ivan Sergeyevich Petrovsky' }),
+      listed({ id: 'test:middle', name: 'Ivan Sergeyevich Petrov' }),
+      listed({ id: 'test:typo', name: 'Ivan Petrow' }),
+      listed({ id: 'test:exact', name: 'Ivan Petrov' }),
+    ]);
+    const matches = search('Ivan Petrov', { kind: 'person', threshold: 0, on: graded });
+    expect(ids(matches)[0]).toBe('test:exact');
+    const scores = matches.map((m) => m.explanation.score);
+    expect(matches.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(scores).size).toBe(scores.length);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('returns at most `limit` matches, the best ones', () => {
+    expect(ids(search('Ivan Petrov', { limit: 2 }))).toEqual(['us_ofac_sdn:petrov', 'eu_fsf:petrov']);
+    expect(search('Ivan Petrov', { limit: 0 })).toEqual([]);
+  });
+
+  it("stops at the profile's maxMatches when no limit is given", () => {
+    const narrow: ScreeningProfile = { ...defaultProfile(), maxMatches: 1 };
+    expect(ids(search('Ivan Petrov', { profile: narrow }))).toEqual(['us_ofac_sdn:petrov']);
+  });
+
+  it('reports matches at or above the threshold only, the option overriding the profile', () => {
+    const [typo] = search('Viktor Yanukovich', { kind: 'person' });
+    const score = typo!.explanation.score;
+    expect(search('Viktor Yanukovich', { kind: 'person', threshold: score - 0.001 })).toHaveLength(1);
+    expect(search('Viktor Yanukovich', { kind: 'person', threshold: score + 0.001 })).toEqual([]);
+    // The strict profile's threshold drops what the default reports for a partial company name.
+    expect(ids(search('Rosneft', { kind: 'company' }))).toEqual(['us_ofac_sdn:rosneft']);
+    expect(search('Rosneft', { kind: 'company', profile: findProfile('strict')! })).toEqual([]);
+    expect(
+      ids(search('Rosneft', { kind: 'company', profile: findProfile('strict')!, threshold: 0.5 })),
+    ).toEqual(['us_ofac_sdn:rosneft']);
+  });
+
+  it('reports nothing with no name in common', () => {
+    expect(search('Zbigniew Brzezinski', { threshold: 0 })).toEqual([]);
+  });
+});
+
+describe('ScreeningIndex.search: snapshots', () => {
+  it('carries the snapshot id each party was added with', () => {
+    const snapshot = (name: string, kind: EntityKind) =>
+      search(name, { kind }).map((m) => [m.entity.id, m.snapshotId]);
+    expect(snapshot('Ivan Petrov', 'person')).toEqual([
+      ['us_ofac_sdn:petrov', 'snapshot-ofac-1'],
+      ['eu_fsf:petrov', 'snapshot-eu-3'],
+      ['opensanctions:petrov', null],
+    ]);
+    expect(snapshot('Abdul Hai Mutmain', 'person')).toEqual([['un_sc_sanctions:mutmain', 'snapshot-un-7']]);
+  });
+
+  it('has no snapshot id for parties indexed without one', () => {
+    const plain = ScreeningIndex.build(PARTIES);
+    const matches = search('Ivan Petrov', { on: plain });
+    expect(matches).toHaveLength(4);
+    for (const match of matches) expect(match.snapshotId).toBeNull();
+  });
+});
+
+describe('ScreeningIndex.search: a very common given name', () => {
+  const syllables = ['ba', 'ko', 'ri', 'tu', 'ne', 'lo', 'ma', 'de', 'vi', 'gu'];
+  const surnames: string[] = [];
+  for (const a of syllables)
+    for (const b of syllables) for (const c of syllables) surnames.push(`${a}${b}${c}`);
+  const johns = surnames
+    .slice(0, 300)
+    .map((surname, i) =>
+      listed({ id: `test:john-${i}`, name: `John ${surname[0]!.toUpperCase()}${surname.slice(1)}` }),
+    );
+
+  it('does not return 300 parties that share only "John" with the subject', () => {
+    const crowd = ScreeningIndex.build(johns);
+    expect(search('John Smithson', { kind: 'person', on: crowd })).toEqual([]);
+  });
+
+  it('finds the one John Smithson among them, and lets "John" add no other candidate', () => {
+    const crowd = ScreeningIndex.build([...johns, listed({ id: 'test:smithson', name: 'John Smithson' })]);
+    expect(ids(search('John Smithson', { kind: 'person', on: crowd }))).toEqual(['test:smithson']);
+    // Even with no threshold: the common part only adds evidence to names the rare part found.
+    expect(ids(search('John Smithson', { kind: 'person', on: crowd, threshold: 0 }))).toEqual([
+      'test:smithson',
+    ]);
+  });
+});
