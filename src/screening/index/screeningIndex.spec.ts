@@ -169,11 +169,22 @@ describe('ScreeningIndex.search: finding a party', () => {
   });
 
   it('finds a name listed in parts from a glued query', () => {
-    // Found through "Noorzai": candidate generation joins split query parts, but does not split a
-    // glued one, so "Abdulbasir" alone reaches no term (scoring would accept it).
     const matches = search('Abdulbasir Noorzai', { kind: 'person' });
     expect(ids(matches)).toEqual(['un_sc_sanctions:noorzai']);
     expect(matches[0]!.explanation.score).toBeGreaterThan(0.85);
+    // No other part brings the party in: the glued word is split into two listed parts.
+    const lavrov = listed({ id: 'gb_hmt:lavrov-only', name: 'Sergei Lavrov' });
+    const alone = ScreeningIndex.build([lavrov]);
+    expect(ids(search('SergeiLavrov', { kind: 'person', on: alone }))).toEqual(['gb_hmt:lavrov-only']);
+  });
+
+  it('finds a number written otherwise ("250th" for "250")', () => {
+    const funds = ScreeningIndex.build(
+      Array.from({ length: 300 }, (_, i) =>
+        listed({ id: `test:fund-${i + 1}`, name: `Fund ${i + 1}`, kind: 'company' }),
+      ),
+    );
+    expect(ids(search('Fund 250th', { kind: 'company', on: funds }))).toEqual(['test:fund-250']);
   });
 
   it('finds a Latin-listed person from a Cyrillic query', () => {
@@ -199,6 +210,17 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(matches[0]!.explanation.score).toBeGreaterThanOrEqual(0.9);
     // Without the number the name alone finds nothing.
     expect(search('SEA PEARL', { kind: 'vessel' })).toEqual([]);
+  });
+
+  it('finds a vessel by an IMO number written with its label, labelled or not', () => {
+    for (const identifier of [
+      { scheme: 'imo', value: 'IMO 9123456' },
+      { scheme: 'other', value: 'IMO 9123456' },
+    ]) {
+      const matches = search('SEA PEARL', { kind: 'vessel', subject: { identifiers: [identifier] } });
+      expect(ids(matches)).toEqual(['us_ofac_sdn:ocean-star']);
+      expect(matches[0]!.explanation.supportingFields.identifiers.status).toBe('agreed');
+    }
   });
 
   it('finds the identifier holder only among parties of a compatible kind', () => {
@@ -252,6 +274,18 @@ describe('ScreeningIndex.search: filters', () => {
     ]);
     expect(search('Angela Merkel', { profile: ofac })).toEqual([]);
     expect(search('Mohammed bin Salman', { profile: ofac })).toEqual([]);
+  });
+
+  it("keeps a party any of whose datasets is one of the profile's", () => {
+    const aggregated = listed({
+      id: 'opensanctions:aggregated-petrov',
+      name: 'Pyotr Aggregatov',
+      fields: { datasets: ['opensanctions', 'us_ofac_sdn'] },
+    });
+    const withAggregated = ScreeningIndex.build([...PARTIES, aggregated]);
+    expect(ids(search('Pyotr Aggregatov', { profile: findProfile('us-ofac')!, on: withAggregated }))).toEqual(
+      ['opensanctions:aggregated-petrov'],
+    );
   });
 
   it('returns only parties of a kind the subject may be', () => {

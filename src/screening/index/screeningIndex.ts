@@ -2,7 +2,7 @@ import { CHECK_TYPES, type CheckType, checkTypesOfEntity } from '../checkTypes.j
 import type { NameToken } from '../matching/nameTokens.js';
 import { type PreparedName, preparedNameOf, prepareName } from '../matching/preparedName.js';
 import type { ListedEntity } from '../model/listedEntity.js';
-import { normaliseIdentifierValue } from '../scoring/identifiers.js';
+import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../scoring/identifiers.js';
 import { kindsCompatible } from '../scoring/kinds.js';
 import type { ScreeningProfile } from '../scoring/profiles.js';
 import type { ScreeningSubject } from '../scoring/query.js';
@@ -41,6 +41,8 @@ import {
 /** How many of the best-evidenced names are scored in full per search. */
 export const CANDIDATE_NAMES = 100;
 const HISTOGRAM_BUCKETS = 256;
+/** Evidence of a part glued or split differently: a little below an exact part. */
+const GLUED_SIMILARITY = 0.9;
 
 export interface ScreeningMatch {
   entity: ListedEntity;
@@ -89,7 +91,9 @@ export class ScreeningIndexBuilder {
   private readonly store = new EntityStoreBuilder();
   private readonly datasets: string[] = [];
   private readonly datasetIds = new Map<string, number>();
-  private readonly entityDataset: number[] = [];
+  /** The datasets of party i are entityDatasets[datasetStart[i]] up to datasetStart[i + 1]. */
+  private readonly entityDatasets: number[] = [];
+  private readonly datasetStart: number[] = [];
   private readonly entityMask: number[] = [];
   private readonly entityPriority: number[] = [];
   private readonly entitySnapshot: number[] = [];
@@ -115,7 +119,8 @@ export class ScreeningIndexBuilder {
       entity,
       nameTokens.map((tokens) => tokens.map((token) => this.tokenId(token))),
     );
-    this.entityDataset.push(this.datasetOf(entity.datasets[0] ?? ''));
+    this.datasetStart.push(this.entityDatasets.length);
+    for (const dataset of entity.datasets) this.entityDatasets.push(this.datasetOf(dataset));
     this.entitySnapshot.push(this.snapshotOf(snapshotId));
     this.entityMask.push(checkTypeMask(checkTypesOfEntity(entity.topics)));
     this.entityPriority.push(Math.min(255, ...entity.sources.map((source) => source.priority)));
@@ -130,7 +135,7 @@ export class ScreeningIndexBuilder {
       }
     }
     for (const identifier of entity.identifiers) {
-      const value = normaliseIdentifierValue(identifier.value);
+      const value = normaliseIdentifierValue(identifier.value, identifier.scheme);
       if (value.length < 4) continue;
       const list = this.identifiers.get(value) ?? [];
       if (list[list.length - 1] !== entityId) list.push(entityId);
@@ -177,7 +182,8 @@ export class ScreeningIndexBuilder {
       store: this.store.build(),
       tokenTable: this.tokenTable,
       nameEntity: Int32Array.from(this.nameEntity),
-      entityDataset: Uint16Array.from(this.entityDataset),
+      entityDatasets: Uint16Array.from(this.entityDatasets),
+      datasetStart: Int32Array.from([...this.datasetStart, this.entityDatasets.length]),
       entityMask: Uint8Array.from(this.entityMask),
       entityPriority: Uint8Array.from(this.entityPriority),
       entitySnapshot: Uint16Array.from(this.entitySnapshot),
@@ -194,7 +200,8 @@ interface IndexParts {
   store: EntityStore;
   tokenTable: readonly NameToken[];
   nameEntity: Int32Array;
-  entityDataset: Uint16Array;
+  entityDatasets: Uint16Array;
+  datasetStart: Int32Array;
   entityMask: Uint8Array;
   /** The best (lowest) source priority of each party. */
   entityPriority: Uint8Array;
@@ -213,7 +220,8 @@ export class ScreeningIndex {
   private readonly store: EntityStore;
   private readonly tokenTable: readonly NameToken[];
   private readonly nameEntity: Int32Array;
-  private readonly entityDataset: Uint16Array;
+  private readonly entityDatasets: Uint16Array;
+  private readonly datasetStart: Int32Array;
   private readonly entityMask: Uint8Array;
   private readonly entityPriority: Uint8Array;
   private readonly entitySnapshot: Uint16Array;
@@ -231,7 +239,8 @@ export class ScreeningIndex {
     this.store = parts.store;
     this.tokenTable = parts.tokenTable;
     this.nameEntity = parts.nameEntity;
-    this.entityDataset = parts.entityDataset;
+    this.entityDatasets = parts.entityDatasets;
+    this.datasetStart = parts.datasetStart;
     this.entityMask = parts.entityMask;
     this.entityPriority = parts.entityPriority;
     this.entitySnapshot = parts.entitySnapshot;
@@ -338,14 +347,20 @@ export class ScreeningIndex {
     return names;
   }
 
-  /** Which parties a search may return: check type, dataset and kind. */
+  /** Which parties a search may return: check type, dataset (any of the party's) and kind. */
   private filter(subject: ScreeningSubject, options: SearchOptions): (entityId: number) => boolean {
     const mask = checkTypeMask(options.checkTypes);
     const datasets = options.profile.datasets;
     const allowedDatasets = datasets ? new Set(datasets.map((d) => this.datasets.indexOf(d))) : undefined;
+    const inAllowedDataset = (entityId: number) => {
+      for (let i = this.datasetStart[entityId]!; i < this.datasetStart[entityId + 1]!; i++) {
+        if (allowedDatasets!.has(this.entityDatasets[i]!)) return true;
+      }
+      return false;
+    };
     return (entityId) =>
       (this.entityMask[entityId]! & mask) !== 0 &&
-      (!allowedDatasets || allowedDatasets.has(this.entityDataset[entityId]!)) &&
+      (!allowedDatasets || inAllowedDataset(entityId)) &&
       kindsCompatible(subject.kind, this.store.kind(entityId));
   }
 
@@ -372,8 +387,12 @@ export class ScreeningIndex {
       }
     }
     for (const identifier of subject.subject.identifiers) {
-      const holders = this.identifiers.get(normaliseIdentifierValue(identifier.value));
-      if (holders) for (const entityId of holders) if (allowed(entityId)) entities.set(entityId, undefined);
+      // An unlabelled number may be an IMO or MMSI written with its label ("IMO 9123456").
+      const schemes = identifier.scheme === 'other' ? ['other', ...DIGIT_SCHEMES] : [identifier.scheme];
+      for (const scheme of schemes) {
+        const holders = this.identifiers.get(normaliseIdentifierValue(identifier.value, scheme));
+        if (holders) for (const entityId of holders) if (allowed(entityId)) entities.set(entityId, undefined);
+      }
     }
     return entities;
   }
@@ -399,7 +418,11 @@ export class ScreeningIndex {
     const adding = matched.length <= 2 ? 1 : Math.ceil(matched.length / 2);
     const touched: number[] = [];
     for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding, touched);
-    for (const { terms } of this.joinedParts(parts)) this.collect(terms, true, touched);
+    for (const terms of this.joinedParts(parts)) this.collect(terms, true, touched);
+    for (const [rarer, commoner] of this.splitParts(parts)) {
+      this.collect(rarer, true, touched);
+      this.collect(commoner, false, touched);
+    }
     return this.best(touched, allowed);
   }
 
@@ -423,13 +446,35 @@ export class ScreeningIndex {
   }
 
   /** Two neighbouring parts written as one in a list ("Abdul Hai" / "ABDULHAI"). */
-  private joinedParts(parts: readonly NameToken[]): { terms: TermMatch[] }[] {
-    const joined: { terms: TermMatch[] }[] = [];
+  private joinedParts(parts: readonly NameToken[]): TermMatch[][] {
+    const joined: TermMatch[][] = [];
     for (let i = 0; i + 1 < parts.length; i++) {
       const term = this.terms.lookup(parts[i]!.text + parts[i + 1]!.text);
-      if (term !== undefined) joined.push({ terms: [{ term, similarity: 0.9 }] });
+      if (term !== undefined) joined.push([{ term, similarity: GLUED_SIMILARITY }]);
     }
     return joined;
+  }
+
+  /**
+   * One part written as two in a list ("SergeiLavrov" / "Sergei Lavrov"): every split of a word no
+   * term holds into two halves that both are terms, the rarer half first.
+   */
+  private splitParts(parts: readonly NameToken[]): [TermMatch[], TermMatch[]][] {
+    const splits: [TermMatch[], TermMatch[]][] = [];
+    for (const { role, text } of parts) {
+      if (role !== 'word' || text.length < 6 || this.terms.lookup(text) !== undefined) continue;
+      for (let i = 3; i <= text.length - 3; i++) {
+        const left = this.terms.lookup(text.slice(0, i));
+        const right = this.terms.lookup(text.slice(i));
+        if (left === undefined || right === undefined) continue;
+        const halves = [left, right].sort((a, b) => this.postings[a]!.length - this.postings[b]!.length);
+        splits.push([
+          [{ term: halves[0]!, similarity: GLUED_SIMILARITY }],
+          [{ term: halves[1]!, similarity: GLUED_SIMILARITY }],
+        ]);
+      }
+    }
+    return splits;
   }
 
   private frequencyOf(terms: readonly TermMatch[]): number {

@@ -126,7 +126,7 @@ export class TermDictionary {
 
   /**
    * Every term the query part may match, each once, with its similarity, best first. Numbers match
-   * only themselves: a different number is a different company or vessel.
+   * only the same number: a different one is a different company or vessel.
    */
   matches(part: NameToken, fuzziness: Fuzziness): readonly TermMatch[] {
     const key = `${fuzziness.budgetFactor}|${fuzziness.phonetic ? 1 : 0}|${comparisonIdentity(part)}`;
@@ -149,7 +149,6 @@ export class TermDictionary {
     const found: TermMatch[] = [];
     const exact = this.ids.get(part.text);
     if (exact !== undefined) this.accept(exact, 1, found);
-    if (part.role === 'number') return found;
 
     const consider = (term: number) => {
       if (this.seen[term] === this.stamp) return;
@@ -158,9 +157,11 @@ export class TermDictionary {
       if (this.comparison.score >= NAME_RULES.minimumPairScore)
         found.push({ term, similarity: this.comparison.score });
     };
+    // The same canonical key: a spelling variant, or a number written otherwise ("250th", "250").
     const keyed = this.ids.get(part.key);
     if (keyed !== undefined) consider(keyed);
     for (const term of this.byKey.get(part.key) ?? []) consider(term);
+    if (part.role === 'number') return found;
     if (fuzziness.phonetic)
       for (const code of part.phonetic) for (const term of this.byPhonetic.get(code) ?? []) consider(term);
     for (const term of this.bySkeleton.get(`${part.abjad ? 'l' : 'a'}${part.skeleton}`) ?? []) consider(term);

@@ -129,3 +129,11 @@ describe('compareBirthDates: missing', () => {
     expect(compareBirthDates(undefined, [])).toEqual({ outcome: 'missing', subject: null, record: null });
   });
 });
+
+describe('the best of several listed dates', () => {
+  it('prefers an agreeing year to a swapped day and month, as the score does', () => {
+    const subject = { year: 1965, month: 1, day: 3 };
+    expect(compareBirthDates(subject, [{ from: '1965-03-01' }]).outcome).toBe('swapped');
+    expect(compareBirthDates(subject, [{ from: '1965-03-01' }, { from: '1965' }]).outcome).toBe('year');
+  });
+});

@@ -24,12 +24,15 @@ export type BirthDateOutcome =
   | 'year_conflict'
   | 'missing';
 
-/** Best first: the outcome of a party with several dates is the best of them. */
+/**
+ * Best first, in the order of their weight in the score: the outcome of a party with several dates
+ * is the best of them. A swapped day and month is weaker evidence than an agreeing year alone.
+ */
 const RANK: Readonly<Record<BirthDateOutcome, number>> = {
   exact: 0,
   month: 1,
-  swapped: 2,
-  year: 3,
+  year: 2,
+  swapped: 3,
   near: 4,
   day_conflict: 5,
   year_conflict: 6,
@@ -39,7 +42,7 @@ const RANK: Readonly<Record<BirthDateOutcome, number>> = {
 export interface BirthDateComparison {
   outcome: BirthDateOutcome;
   subject: string | null;
-  /** The listed date that gave the outcome, as published (`1960`, `1960-1962`). */
+  /** The listed date that gave the outcome, as published (`1960`, or `1960/1962` for a range). */
   record: string | null;
 }
 

@@ -91,3 +91,13 @@ describe('compareIdentifiers: missing', () => {
     expect(compareIdentifiers([id('imo', ' ')], [id('imo', '9123456')]).outcome).toBe('missing');
   });
 });
+
+describe('IMO and MMSI numbers written with their label', () => {
+  it('compares the digits alone, whether the subject labels the scheme or not', () => {
+    const listed = [{ scheme: 'imo', value: '9123456' }];
+    expect(compareIdentifiers([{ scheme: 'imo', value: 'IMO 9123456' }], listed).outcome).toBe('agree');
+    expect(compareIdentifiers([{ scheme: 'other', value: 'IMO 9123456' }], listed).outcome).toBe('agree');
+    expect(compareIdentifiers([{ scheme: 'imo', value: 'IMO 9123457' }], listed).outcome).toBe('conflict');
+    expect(normaliseIdentifierValue('MMSI 273 456 789', 'mmsi')).toBe('273456789');
+  });
+});

@@ -35,8 +35,15 @@ const UNIQUE_SCHEMES: ReadonlySet<string> = new Set([
   'registration',
 ]);
 
-/** The comparable form of an identifier value: letters and digits, upper case. */
-export function normaliseIdentifierValue(value: string): string {
+/** Schemes whose numbers are digits only, often written with their label ("IMO 9123456"). */
+export const DIGIT_SCHEMES: ReadonlySet<string> = new Set(['imo', 'mmsi']);
+
+/**
+ * The comparable form of an identifier value: letters and digits, upper case; for IMO and MMSI
+ * numbers the digits alone, so "IMO 9123456" as a caller writes it is the listed "9123456".
+ */
+export function normaliseIdentifierValue(value: string, scheme?: string): string {
+  if (scheme !== undefined && DIGIT_SCHEMES.has(scheme)) return value.replace(/[^0-9]/g, '');
   return value.replace(/[^0-9a-z]/gi, '').toUpperCase();
 }
 
@@ -53,11 +60,12 @@ export function compareIdentifiers(
   if (subject.length === 0 || listed.length === 0) return { outcome: 'missing', subject: null, record: null };
   let conflict: IdentifierComparison | undefined;
   for (const mine of subject) {
-    const value = normaliseIdentifierValue(mine.value);
-    if (value.length === 0) continue;
     for (const theirs of listed) {
       if (!compatible(mine.scheme, theirs.scheme)) continue;
-      if (normaliseIdentifierValue(theirs.value) === value) {
+      const scheme = mine.scheme === 'other' ? theirs.scheme : mine.scheme;
+      const value = normaliseIdentifierValue(mine.value, scheme);
+      if (value.length === 0) continue;
+      if (normaliseIdentifierValue(theirs.value, scheme) === value) {
         return { outcome: 'agree', subject: label(mine), record: label(theirs) };
       }
       if (mine.scheme === theirs.scheme && UNIQUE_SCHEMES.has(mine.scheme)) {

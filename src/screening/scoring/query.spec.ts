@@ -46,8 +46,8 @@ describe('parseSubjectBirthDate', () => {
     for (const text of [
       '',
       '65',
-      '1965-3',
-      '1965-03-1',
+      '1965-003',
+      '1965-03-001',
       '01.03.1965',
       '1965/03/01',
       '1965-03-01T00:00',
@@ -69,5 +69,13 @@ describe('formatSubjectBirthDate', () => {
     for (const text of ['1965', '1965-11', '1965-11-09', '2000-02-29']) {
       expect(formatSubjectBirthDate(parseSubjectBirthDate(text)!)).toBe(text);
     }
+  });
+});
+
+describe('unpadded months and days', () => {
+  it('reads 1981-3-5 as spreadsheets write it', () => {
+    expect(parseSubjectBirthDate('1981-3-05')).toEqual({ year: 1981, month: 3, day: 5 });
+    expect(parseSubjectBirthDate('1981-3')).toEqual({ year: 1981, month: 3 });
+    expect(parseSubjectBirthDate('1981-2-30')).toBeUndefined();
   });
 });

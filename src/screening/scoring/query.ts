@@ -21,9 +21,12 @@ export interface ScreeningSubject {
   identifiers: readonly EntityIdentifier[];
 }
 
-/** `1965`, `1965-03`, `1965-03-01` -> a subject birth date; anything else -> undefined. */
+/**
+ * `1965`, `1965-03`, `1965-03-01` (month and day also unpadded, `1965-3-1`, as spreadsheets write
+ * them) -> a subject birth date; anything else, impossible dates included -> undefined.
+ */
 export function parseSubjectBirthDate(text: string): SubjectBirthDate | undefined {
-  const match = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(text.trim());
+  const match = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(text.trim());
   if (!match) return undefined;
   const year = Number(match[1]);
   const month = match[2] === undefined ? undefined : Number(match[2]);

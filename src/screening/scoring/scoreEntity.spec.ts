@@ -54,6 +54,8 @@ const born = (text: string) => {
   return { year: year!, ...(month !== undefined && { month }), ...(day !== undefined && { day }) };
 };
 const imo = (value: string): EntityIdentifier => ({ scheme: 'imo', value });
+const sum = (match: MatchExplanation) =>
+  [...match.reason.scored, ...match.reason.penalised].reduce((total, c) => total + c.value, 0);
 
 describe('scoreEntity: calibration', () => {
   const party = listed({ birthDates: [{ from: '1950-07-09' }], countries: ['UA'] });
@@ -330,6 +332,10 @@ describe('explainMatch: match types', () => {
       subject: ['imo:9123456'],
       record: ['imo:9123456'],
     });
+    // The name does not agree; the identifier alone lifts the score to its floor, and says so.
+    expect(match.supportingFields.name.status).toBe('disagreed');
+    expect(sum(match)).toBeCloseTo(match.score, 2);
+    expect(match.reason.scored.find((c) => c.feature === 'identifier')!.value).toBeCloseTo(0.9, 2);
   });
 
   it('keeps exact_name when the identifier also agrees with an exact name', () => {
@@ -350,9 +356,6 @@ describe('explainMatch: reason', () => {
     birthDates: [{ from: '1950-07-09' }],
     countries: ['UA', 'RU'],
   });
-  const sum = (match: MatchExplanation) =>
-    [...match.reason.scored, ...match.reason.penalised].reduce((total, c) => total + c.value, 0);
-
   it('lists the features that raised the score, largest first, and those that lowered it', () => {
     const match = explain(
       subject('Viktor Yanukovych', { birthDate: born('1950-07-09'), countries: ['PL'] }),
@@ -475,10 +478,11 @@ describe('explainMatch: supporting fields', () => {
     const near = explain(subject('Viktor Yanukovich', { birthDate: born('1952') }), party);
     expect(near.supportingFields.birth_date).toMatchObject({ status: 'partially_agreed', detail: 'near' });
     expect(near.supportingFields.name).toMatchObject({ status: 'partially_agreed', detail: 'fuzzy_name' });
-    const swapped = explain(
-      subject('Viktor Fedorovych Yanukovych', { birthDate: born('1950-09-07') }),
-      party,
-    );
+    // Only the exact date: the listed range 1949-1951 would agree on the year, which is stronger.
+    const swapped = explain(subject('Viktor Fedorovych Yanukovych', { birthDate: born('1950-09-07') }), {
+      ...party,
+      birthDates: [{ from: '1950-07-09' }],
+    });
     expect(swapped.supportingFields.birth_date).toMatchObject({
       status: 'partially_agreed',
       detail: 'swapped',

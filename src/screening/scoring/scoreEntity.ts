@@ -91,15 +91,28 @@ function gatherEvidence(subject: ScreeningSubject, entity: Omit<ScoringEntity, '
   };
 }
 
+type Feature = FeatureContribution['feature'];
+
+/**
+ * What each piece of evidence adds to the score (scoreWeights.ts). An agreeing identifier lifts the
+ * total to IDENTIFIER_FLOOR; the lift is the identifier's contribution, so the parts always add up.
+ */
+function contributionsOf(nameScore: number, evidence: Evidence): Record<Feature, number> {
+  const name = SCORE_WEIGHTS.name * nameScore;
+  const birthDate = SCORE_WEIGHTS.birthDate[evidence.birthDate.outcome];
+  const country = SCORE_WEIGHTS.country[evidence.country.outcome];
+  let identifier = SCORE_WEIGHTS.identifier[evidence.identifier.outcome];
+  const total = name + birthDate + country + identifier;
+  if (evidence.identifier.outcome === 'agree' && total < SCORE_WEIGHTS.identifierFloor) {
+    identifier += SCORE_WEIGHTS.identifierFloor - total;
+  }
+  return { name, birth_date: birthDate, country, identifier };
+}
+
 function combine(nameScore: number, evidence: Evidence): number {
-  const weighted =
-    SCORE_WEIGHTS.name * nameScore +
-    SCORE_WEIGHTS.birthDate[evidence.birthDate.outcome] +
-    SCORE_WEIGHTS.country[evidence.country.outcome] +
-    SCORE_WEIGHTS.identifier[evidence.identifier.outcome];
-  const floored =
-    evidence.identifier.outcome === 'agree' ? Math.max(weighted, SCORE_WEIGHTS.identifierFloor) : weighted;
-  return Math.min(1, Math.max(0, floored));
+  const parts = contributionsOf(nameScore, evidence);
+  const total = parts.name + parts.birth_date + parts.country + parts.identifier;
+  return Math.min(1, Math.max(0, total));
 }
 
 function nameKindFactor(kind: NameKind): number {
@@ -234,20 +247,21 @@ export function explainMatch(
   const evidence = gatherEvidence(subject.subject, candidate);
   const matchType = matchTypeOf(subject.subject.name, evidence, name, alignment, scored.nameScore);
 
+  const values = contributionsOf(scored.nameScore, evidence);
   const contributions: FeatureContribution[] = [
     {
       feature: 'name',
-      value: round(SCORE_WEIGHTS.name * scored.nameScore),
+      value: round(values.name),
       detail: `${describeNameKind(name.kind)} "${name.full}" scores ${round(scored.nameScore)}`,
     },
     {
       feature: 'birth_date',
-      value: SCORE_WEIGHTS.birthDate[evidence.birthDate.outcome],
+      value: round(values.birth_date),
       detail: `birth date ${evidence.birthDate.outcome.replace('_', ' ')}`,
     },
     {
       feature: 'country',
-      value: SCORE_WEIGHTS.country[evidence.country.outcome],
+      value: round(values.country),
       detail:
         evidence.country.outcome === 'agree'
           ? `shared country ${evidence.country.shared.join(', ')}`
@@ -255,8 +269,11 @@ export function explainMatch(
     },
     {
       feature: 'identifier',
-      value: SCORE_WEIGHTS.identifier[evidence.identifier.outcome],
-      detail: `identifier ${evidence.identifier.outcome === 'agree' ? 'agrees' : 'differs'}: ${evidence.identifier.record}`,
+      value: round(values.identifier),
+      detail:
+        evidence.identifier.outcome === 'agree'
+          ? `identifier agrees: ${evidence.identifier.record} (a strong match whatever the name)`
+          : `identifier differs: ${evidence.identifier.record}`,
     },
   ];
   const positive = contributions.filter((c) => c.value > 0).sort((a, b) => b.value - a.value);
@@ -285,7 +302,7 @@ export function explainMatch(
     },
     supportingFields: {
       name: {
-        status: matchType === 'exact_name' || matchType === 'identifier' ? 'agreed' : 'partially_agreed',
+        status: nameStatus(matchType, scored.nameScore),
         subject: subject.subject.name,
         record: name.full,
         detail: matchType,
@@ -313,6 +330,12 @@ export function explainMatch(
       },
     },
   };
+}
+
+/** An exact name agrees; one at least half-matching partly agrees; less (a renamed vessel found by its IMO) disagrees. */
+function nameStatus(matchType: MatchType, nameScore: number): FieldStatus {
+  if (matchType === 'exact_name') return 'agreed';
+  return nameScore >= 0.5 ? 'partially_agreed' : 'disagreed';
 }
 
 function describeNameKind(kind: NameKind): string {

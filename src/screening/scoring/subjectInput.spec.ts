@@ -188,3 +188,15 @@ describe('subjectFromRow', () => {
     });
   });
 });
+
+describe('subject input edge cases', () => {
+  it('reads the scheme in any case and refuses an identifier without a value', () => {
+    expect(subjectIdentifierOf('IMO:9123456')).toEqual({ scheme: 'imo', value: '9123456' });
+    expect(subjectIdentifierOf('passport: ')).toBeUndefined();
+  });
+
+  it('falls back to the schema column when the type column is blank', () => {
+    const row = subjectFromRow({ full_name: 'Acme', type: '', schema: 'Company' });
+    expect(row.ok && row.value.kind).toBe('company');
+  });
+});

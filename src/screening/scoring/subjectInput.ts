@@ -29,12 +29,15 @@ export function subjectCountryOf(text: string): string | undefined {
   return countryCode(trimmed);
 }
 
-/** `passport:AB123456` (scheme in lower case, as the entity model names them) or a bare number (`other`). */
+/**
+ * `passport:AB123456` (a scheme of the entity model, in any case: `IMO:9123456`) or a bare number
+ * (scheme `other`); undefined when there is no value.
+ */
 export function subjectIdentifierOf(text: string): EntityIdentifier | undefined {
-  const match = /^([a-z_]+):(.+)$/.exec(text.trim());
+  const match = /^([a-z_]+):(.*)$/i.exec(text.trim());
   const value = (match ? match[2]! : text).trim();
   if (value.length === 0) return undefined;
-  return { scheme: match ? match[1]! : 'other', value };
+  return { scheme: match ? match[1]!.toLowerCase() : 'other', value };
 }
 
 export interface SubjectFields {
@@ -98,7 +101,7 @@ export function subjectFromRow(
   return subjectOf(
     {
       name: row.full_name,
-      type: row.type ?? row.schema,
+      type: row.type?.trim() ? row.type : row.schema,
       birthDate: row.date_of_birth,
       countries: split(row.nationality),
       identifiers: split(row.identifiers),
