@@ -6,6 +6,7 @@ import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
 import { registerRequestLogCommands } from './requestLogCommands.js';
+import { registerScreenCommands } from './screenCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
@@ -78,12 +79,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerKeyCommands(program, host);
   registerRequestLogCommands(program, host);
   registerSourceCommands(program, host);
+  registerScreenCommands(program, host);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Commander's own refusals (unknown option, missing argument) are bad input like any other: 2.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof CliInputError) {
       io.stderr.write(`error: ${error.message}\n`);
       return 2;

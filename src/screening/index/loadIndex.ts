@@ -34,13 +34,16 @@ export async function loadScreeningIndex(
   return { index: builder.build(), snapshots, buildMs: performance.now() - started };
 }
 
-async function readySnapshots(pool: pg.Pool, ids: readonly string[]): Promise<ReadySnapshot[]> {
+/** The given snapshots, each ready and of a dataset of its own, or SnapshotNotReadyError saying why not. */
+export async function readySnapshots(pool: pg.Pool, ids: readonly string[]): Promise<ReadySnapshot[]> {
   const snapshots: ReadySnapshot[] = [];
   for (const id of new Set(ids)) {
     const snapshot = await findSnapshot(pool, id);
     if (snapshot?.status !== 'ready') {
       throw new SnapshotNotReadyError(
-        snapshot ? `source snapshot ${id} is ${snapshot.status}` : `no source snapshot ${id}`,
+        snapshot
+          ? `source snapshot ${id} is ${snapshot.status}`
+          : `no source snapshot ${id} (casescreen sources snapshots lists them)`,
       );
     }
     const twin = snapshots.find((other) => other.dataset === snapshot.dataset);

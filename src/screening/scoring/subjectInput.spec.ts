@@ -157,14 +157,17 @@ describe('subjectFromRow', () => {
     ).toEqual({
       ok: true,
       value: {
-        name: 'Sea Pearl',
-        kind: 'unknown',
-        birthDate: undefined,
-        countries: ['PA', 'LR'],
-        identifiers: [
-          { scheme: 'imo', value: '9123456' },
-          { scheme: 'mmsi', value: '273456789' },
-        ],
+        subject: {
+          name: 'Sea Pearl',
+          kind: 'unknown',
+          birthDate: undefined,
+          countries: ['PA', 'LR'],
+          identifiers: [
+            { scheme: 'imo', value: '9123456' },
+            { scheme: 'mmsi', value: '273456789' },
+          ],
+        },
+        warnings: [],
       },
     });
   });
@@ -172,20 +175,39 @@ describe('subjectFromRow', () => {
   it('takes the kind from `type`, or from `schema` when there is no type column', () => {
     expect(subjectFromRow({ full_name: 'Acme', type: 'company' })).toMatchObject({
       ok: true,
-      value: { kind: 'company' },
+      value: { subject: { kind: 'company' } },
     });
     expect(subjectFromRow({ full_name: 'Acme', schema: 'Organization' })).toMatchObject({
       ok: true,
-      value: { kind: 'organization' },
+      value: { subject: { kind: 'organization' } },
     });
   });
 
-  it('reports what is wrong with a row', () => {
+  it('refuses a row without a name, and screens one with an unreadable field without it, saying so', () => {
     expect(subjectFromRow({ full_name: '' })).toEqual({ ok: false, message: 'the name is empty' });
-    expect(subjectFromRow({ full_name: 'Acme', nationality: 'RU;Narnia' })).toEqual({
-      ok: false,
-      message: 'unknown country "Narnia"',
+    expect(
+      subjectFromRow({
+        full_name: 'Acme',
+        nationality: 'RU;Narnia',
+        date_of_birth: '1974-01-32',
+        type: 'ship',
+      }),
+    ).toMatchObject({
+      ok: true,
+      value: {
+        subject: { name: 'Acme', kind: 'unknown', birthDate: undefined, countries: ['RU'] },
+        warnings: [
+          expect.stringContaining('unknown type "ship"'),
+          expect.stringContaining('birth date "1974-01-32"'),
+          'unknown country "Narnia": left out',
+        ],
+      },
     });
+  });
+
+  it('takes the kind of rows without one from the default', () => {
+    const row = subjectFromRow({ full_name: 'Acme' }, 'company');
+    expect(row.ok && row.value.subject.kind).toBe('company');
   });
 });
 
@@ -197,6 +219,6 @@ describe('subject input edge cases', () => {
 
   it('falls back to the schema column when the type column is blank', () => {
     const row = subjectFromRow({ full_name: 'Acme', type: '', schema: 'Company' });
-    expect(row.ok && row.value.kind).toBe('company');
+    expect(row.ok && row.value.subject.kind).toBe('company');
   });
 });

@@ -48,57 +48,82 @@ export interface SubjectFields {
   identifiers?: readonly string[];
 }
 
-export function subjectOf(fields: SubjectFields, defaultKind: EntityKind): InputResult<ScreeningSubject> {
+/** A subject read from its fields, and what of them had to be left out. */
+export interface SubjectReading {
+  subject: ScreeningSubject;
+  /** One line per unreadable field left out (lenient reading only). */
+  warnings: string[];
+}
+
+/**
+ * Reads a subject. Strict (CLI flags): the first unreadable field is the error. Lenient (batch
+ * rows): an unreadable type, birth date, country or identifier is left out with a warning and the
+ * subject is screened on the rest, because a typo in one birth date of a 50,000-row file must not
+ * leave that person unscreened. Only a missing or over-long name is an error either way.
+ */
+export function readSubject(
+  fields: SubjectFields,
+  defaultKind: EntityKind,
+  mode: 'strict' | 'lenient',
+): InputResult<SubjectReading> {
   const name = fields.name?.replace(/\s+/g, ' ').trim() ?? '';
   if (name.length === 0) return { ok: false, message: 'the name is empty' };
   if (name.length > 240) return { ok: false, message: 'the name is longer than 240 characters' };
+  const problems: string[] = [];
   let kind = defaultKind;
   if (fields.type?.trim()) {
     const given = subjectKindOf(fields.type);
-    if (!given) {
-      return {
-        ok: false,
-        message: `unknown type "${fields.type}" (one of ${ENTITY_KINDS.join(', ')}, or an FtM schema)`,
-      };
-    }
-    kind = given;
+    if (given) kind = given;
+    else problems.push(`unknown type "${fields.type}" (one of ${ENTITY_KINDS.join(', ')}, or an FtM schema)`);
   }
   let birthDate: ScreeningSubject['birthDate'];
   if (fields.birthDate?.trim()) {
     birthDate = parseSubjectBirthDate(fields.birthDate);
     if (!birthDate) {
-      return {
-        ok: false,
-        message: `birth date "${fields.birthDate}" is not YYYY, YYYY-MM or YYYY-MM-DD (year 1800-2100)`,
-      };
+      problems.push(`birth date "${fields.birthDate}" is not YYYY, YYYY-MM or YYYY-MM-DD (year 1800-2100)`);
     }
   }
   const countries: string[] = [];
   for (const text of fields.countries ?? []) {
     if (!text.trim()) continue;
     const code = subjectCountryOf(text);
-    if (!code) return { ok: false, message: `unknown country "${text}"` };
-    if (!countries.includes(code)) countries.push(code);
+    if (!code) problems.push(`unknown country "${text}"`);
+    else if (!countries.includes(code)) countries.push(code);
   }
   const identifiers: EntityIdentifier[] = [];
   for (const text of fields.identifiers ?? []) {
     if (!text.trim()) continue;
     const identifier = subjectIdentifierOf(text);
     if (identifier) identifiers.push(identifier);
+    else problems.push(`identifier "${text}" has no value`);
   }
-  return { ok: true, value: { name, kind, birthDate, countries, identifiers } };
+  if (mode === 'strict' && problems.length > 0) return { ok: false, message: problems[0]! };
+  return {
+    ok: true,
+    value: {
+      subject: { name, kind, birthDate, countries, identifiers },
+      warnings: problems.map((problem) => `${problem}: left out`),
+    },
+  };
+}
+
+/** A subject from CLI flags: every field must be readable. */
+export function subjectOf(fields: SubjectFields, defaultKind: EntityKind): InputResult<ScreeningSubject> {
+  const reading = readSubject(fields, defaultKind, 'strict');
+  return reading.ok ? { ok: true, value: reading.value.subject } : reading;
 }
 
 /**
- * A batch CSV row. Columns: `full_name` (required), `date_of_birth`, `nationality` (ISO code or
- * name; several separated by `;`), `type` or `schema`, `identifiers` (`scheme:value;...`);
- * others are ignored.
+ * A batch CSV row, read leniently (readSubject). Columns: `full_name` (required), `date_of_birth`,
+ * `nationality` (ISO code or name; several separated by `;`), `type` or `schema` (else
+ * `defaultKind`), `identifiers` (`scheme:value;...`); others are ignored.
  */
 export function subjectFromRow(
   row: Readonly<Record<string, string | undefined>>,
-): InputResult<ScreeningSubject> {
+  defaultKind: EntityKind = 'unknown',
+): InputResult<SubjectReading> {
   const split = (text: string | undefined) => (text ?? '').split(';').filter((part) => part.trim());
-  return subjectOf(
+  return readSubject(
     {
       name: row.full_name,
       type: row.type?.trim() ? row.type : row.schema,
@@ -106,6 +131,7 @@ export function subjectFromRow(
       countries: split(row.nationality),
       identifiers: split(row.identifiers),
     },
-    'unknown',
+    defaultKind,
+    'lenient',
   );
 }

@@ -111,8 +111,11 @@ describe('casescreen CLI', () => {
     expect(badConfig).toBe(2);
     expect(stderr.text()).toContain('DATABASE_URL');
     const unknown = await cli('frobnicate');
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+    const missingArgument = await cli('sources', 'retire');
+    expect(missingArgument.code).toBe(2);
+    expect(missingArgument.stderr).toContain("missing required argument 'dataset'");
     const help = await cli('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('projections');
