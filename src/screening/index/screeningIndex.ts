@@ -41,6 +41,9 @@ import {
 /** How many of the best-evidenced names are scored in full per search. */
 export const CANDIDATE_NAMES = 100;
 const HISTOGRAM_BUCKETS = 256;
+/** Terms of one part followed into the postings (leadingTerms). */
+const TERM_FLOOR = 0.5;
+const TERMS_PER_PART = 40;
 /** Evidence of a part glued or split differently: a little below an exact part. */
 const GLUED_SIMILARITY = 0.9;
 
@@ -405,7 +408,7 @@ export class ScreeningIndex {
   ): number[] {
     const parts = this.queryParts(subject);
     const matched = parts
-      .map((part) => this.terms.matches(part, options.profile.fuzziness))
+      .map((part) => leadingTerms(this.terms.matches(part, options.profile.fuzziness)))
       .filter((terms) => terms.length > 0)
       .map((terms) => ({ terms, frequency: this.frequencyOf(terms) }))
       .sort((a, b) => a.frequency - b.frequency);
@@ -537,4 +540,15 @@ export class ScreeningIndex {
     ranked.sort((a, b) => b.evidence - a.evidence);
     return ranked.slice(0, CANDIDATE_NAMES).map((r) => r.nameId);
   }
+}
+
+/**
+ * The terms of a part worth following: those matching at least TERM_FLOOR (a weaker one, a near
+ * miss, hardly lifts a name's score, yet its postings cost as much to walk), at most TERMS_PER_PART,
+ * best first as the dictionary returns them.
+ */
+function leadingTerms(terms: readonly TermMatch[]): readonly TermMatch[] {
+  let end = 0;
+  while (end < terms.length && end < TERMS_PER_PART && terms[end]!.similarity >= TERM_FLOOR) end++;
+  return end === terms.length ? terms : terms.slice(0, end);
 }
