@@ -33,7 +33,7 @@ export function namePartsOf(entities: Iterable<ListedEntity>): NameParts {
     for (const name of entity.names) {
       const first = name.parts?.given?.split(' ')[0];
       if (first && LATIN_WORD.test(first)) given.add(first);
-      if (name.parts?.family && name.parts.family.split(' ').every((word) => LATIN_WORD.test(word))) {
+      if (name.parts?.family?.split(' ').every((word) => LATIN_WORD.test(word))) {
         family.add(name.parts.family);
       }
       if (!name.parts) {

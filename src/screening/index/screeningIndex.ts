@@ -133,8 +133,9 @@ export class ScreeningIndexBuilder {
       for (const token of tokens) {
         if (!isSearchablePart(token)) continue;
         const term = this.terms.termOf(token);
-        const list = (this.postings[term] ??= []);
-        if (list[list.length - 1] !== nameId) list.push(nameId);
+        const list = this.postings[term];
+        if (!list) this.postings[term] = [nameId];
+        else if (list[list.length - 1] !== nameId) list.push(nameId);
       }
     }
     for (const identifier of entity.identifiers) {

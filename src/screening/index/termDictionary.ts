@@ -205,7 +205,9 @@ export class TermDictionary {
       this.overlap[term] = 0;
       const length = this.tokens[term]!.text.length;
       if (shared < minimum || Math.abs(length - text.length) > 3) continue;
-      (buckets[shared] ??= []).push(term);
+      const bucket = buckets[shared];
+      if (bucket) bucket.push(term);
+      else buckets[shared] = [term];
     }
     const closest: number[] = [];
     for (let shared = buckets.length - 1; shared >= minimum && closest.length < MAX_NEIGHBOURS; shared--) {
