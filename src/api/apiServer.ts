@@ -1,7 +1,10 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
+import { caseCommandRoutes } from '../cases/routes/caseCommandRoutes.js';
+import { caseEventRoutes } from '../cases/routes/caseEventRoutes.js';
+import { caseQueryRoutes } from '../cases/routes/caseQueryRoutes.js';
+import type { CaseRouteDependencies } from '../cases/routes/routeDependencies.js';
 import { buildServer, type ServerDependencies } from '../http/server.js';
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRateLimiter } from '../rateLimit/rateLimiter.js';
@@ -13,17 +16,21 @@ import { type ApiRoute, registerApiRoutes } from './route.js';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
 
-export interface ApiServerDependencies extends ServerDependencies {
-  pool: pg.Pool;
+export interface ApiServerDependencies extends ServerDependencies, CaseRouteDependencies {
   /** Defaults to the spec's 120 requests per 60 s, shared through the database. */
   rateLimiter?: RateLimiter;
   /** Routes beyond the public API's (tests add their own probes this way). */
   extraRoutes?: readonly ApiRoute[];
 }
 
-/** Every public endpoint of the spec that has landed, in the spec's order. */
-export function publicRoutes(pool: pg.Pool): ApiRoute[] {
-  return [...groupRoutes(pool)];
+/** Every public endpoint of the spec that has landed. */
+export function publicRoutes(deps: CaseRouteDependencies): ApiRoute[] {
+  return [
+    ...groupRoutes(deps.pool),
+    ...caseCommandRoutes(deps),
+    ...caseQueryRoutes(deps),
+    ...caseEventRoutes(deps),
+  ];
 }
 
 /**
@@ -34,8 +41,8 @@ export function publicRoutes(pool: pg.Pool): ApiRoute[] {
  */
 export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
   const app = buildServer(deps);
-  const routes = [...publicRoutes(deps.pool), ...(deps.extraRoutes ?? [])];
-  const document = buildOpenApiDocument(publicRoutes(deps.pool));
+  const routes = [...publicRoutes(deps), ...(deps.extraRoutes ?? [])];
+  const document = buildOpenApiDocument(publicRoutes(deps));
   app.addHook('onResponse', requestLogHook(deps.pool));
   registerApiRoutes(
     app,

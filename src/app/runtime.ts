@@ -71,7 +71,13 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     }
     let url: string | undefined;
     if (config.role !== 'work') {
-      const server = buildApiServer({ logger, readiness: readinessChecks(pool, store), pool });
+      const server = buildApiServer({
+        logger,
+        readiness: readinessChecks(pool, store),
+        pool,
+        store,
+        sourceStaleAfterMs: config.sourceStaleAfterMs,
+      });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);
       started.push({ name: 'http', stop: () => server.close() });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { buildApiServer, publicRoutes } from '../../../src/api/apiServer.js';
 import { openApiPath } from '../../../src/api/openapi.js';
 import { type ApiRoute, defineRoute } from '../../../src/api/route.js';
+import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { ApiError } from '../../../src/http/errors.js';
 import { createRateLimiter, windowAt } from '../../../src/rateLimit/rateLimiter.js';
 import { listRequests } from '../../../src/requestLog/requestLog.js';
@@ -102,6 +103,11 @@ function probeRoutes(db: TestDatabase, runs: Map<string, number>): ApiRoute[] {
 
 describe('API platform over HTTP', () => {
   let db: TestDatabase;
+  const routeDependencies = () => ({
+    pool: db.pool,
+    store: createPostgresEventStore({ pool: db.pool, connectionString: db.url }),
+    sourceStaleAfterMs: 14 * 86_400_000,
+  });
   let servers: FastifyInstance[] = [];
   let url: string;
   let secondUrl: string;
@@ -153,7 +159,7 @@ describe('API platform over HTTP', () => {
       const app = buildApiServer({
         logger: pino({ level: 'silent' }),
         readiness: [],
-        pool: db.pool,
+        ...routeDependencies(),
         extraRoutes: probeRoutes(db, runs),
       });
       servers.push(app);
@@ -585,7 +591,7 @@ describe('API platform over HTTP', () => {
       const validation = await new Validator().validate(document as never);
       expect(validation.errors ?? []).toEqual([]);
       expect(validation.valid).toBe(true);
-      for (const route of publicRoutes(db.pool)) {
+      for (const route of publicRoutes(routeDependencies())) {
         expect(document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).toBeDefined();
       }
       expect(document.components.schemas).toHaveProperty('Group');

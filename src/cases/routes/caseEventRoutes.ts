@@ -1,0 +1,6 @@
+import type { ApiRoute } from '../../api/route.js';
+import type { CaseRouteDependencies } from './routeDependencies.js';
+
+export function caseEventRoutes(_deps: CaseRouteDependencies): ApiRoute[] {
+  return [];
+}
