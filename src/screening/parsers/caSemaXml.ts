@@ -2,6 +2,7 @@ import type { ListedEntity, NameKind, ParseOptions, SourceFormat } from '../mode
 import { SourceParseError } from '../model/listedEntity.js';
 import { parseDateRanges, parsePartialDate } from './dates.js';
 import { EntityDraft } from './entityDraft.js';
+import { EntityIds } from './entityIds.js';
 import { companyOrOrganization, isOnlyLegalForm } from './legalEntityKind.js';
 import { cleanText, joinGivenFamily } from './names.js';
 import { ProgressTracker } from './progress.js';
@@ -36,17 +37,11 @@ const RECORDS = new Set(['record']);
 async function* parseCaSema(paths: string[], options: ParseOptions = {}): AsyncGenerator<ListedEntity> {
   const dataset = options.dataset ?? caSemaXmlFormat.defaultDataset;
   const progress = await ProgressTracker.forFiles(paths, options);
-  const seen = new Set<string>();
+  const ids = new EntityIds();
   for (const file of paths) {
     for await (const record of readXmlRecords(file, { root: 'data-set', records: RECORDS, progress })) {
       const entity = buildEntity(file, dataset, record);
-      if (seen.has(entity.id)) {
-        throw new SourceParseError(file, 'regime, schedule and item listed twice', {
-          line: record.line,
-          record: entity.sourceRecordRef,
-        });
-      }
-      seen.add(entity.id);
+      ids.claim(file, entity, 'regime, schedule and item', record.line);
       progress.entity();
       yield entity;
     }

@@ -121,16 +121,7 @@ export async function* readCsvTable(file: string, options: CsvTableOptions): Asy
       yield { values, line: info.lines };
     }
   } catch (error) {
-    if (error instanceof SourceParseError) throw error;
-    if (error instanceof CsvError) {
-      const line = typeof error.lines === 'number' ? error.lines : undefined;
-      throw new SourceParseError(
-        file,
-        `malformed CSV: ${error.message}`,
-        line === undefined ? undefined : { line },
-      );
-    }
-    throw new SourceParseError(file, `cannot read: ${(error as Error).message}`);
+    throw csvReadError(file, error);
   } finally {
     stream.destroy();
   }
@@ -147,4 +138,18 @@ export function repairQuotes(value: string): string {
   return trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')
     ? trimmed.slice(1, -1)
     : value;
+}
+
+/** A failure while reading a CSV file as a SourceParseError naming the file (and line, when known). */
+export function csvReadError(file: string, error: unknown): SourceParseError {
+  if (error instanceof SourceParseError) return error;
+  if (error instanceof CsvError) {
+    const line = typeof error.lines === 'number' ? error.lines : undefined;
+    return new SourceParseError(
+      file,
+      `malformed CSV: ${error.message}`,
+      line === undefined ? undefined : { line },
+    );
+  }
+  return new SourceParseError(file, `cannot read: ${(error as Error).message}`);
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ListedEntity, ParseOptions, SourceFormat } from '../model/listedEntity.js';
 import { SourceParseError } from '../model/listedEntity.js';
@@ -7,6 +7,7 @@ import { countryCode } from './countries.js';
 import { readCsvTable } from './csvStream.js';
 import { parsePartialDate } from './dates.js';
 import { EntityDraft } from './entityDraft.js';
+import { statInput } from './inputFiles.js';
 import { cleanText, joinGivenFamily, splitFamilyCommaGiven } from './names.js';
 import { ProgressTracker } from './progress.js';
 
@@ -75,7 +76,7 @@ async function* parseEveryPolitician(
   const index = new Map<string, IndexEntry>();
   for (const file of indexFiles) {
     for (const [key, entry] of await readIndex(file)) index.set(key, entry);
-    progress.fileDone(file, (await stat(file)).size);
+    progress.fileDone(file, (await statInput(file)).size);
   }
   for (const legislature of legislatures) describeLegislature(legislature, index.get(legislature.key));
   const dates = legislatures.map((l) => l.lastmod?.getTime()).filter((t): t is number => t !== undefined);
@@ -202,13 +203,7 @@ async function resolveLegislatures(
   const legislatures: Legislature[] = [];
   const indexFiles = new Set<string>();
   for (const given of paths) {
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(given);
-    } catch (error) {
-      throw new SourceParseError(given, `cannot read: ${(error as Error).message}`);
-    }
-    if (!info.isDirectory()) {
+    if (!(await statInput(given)).isDirectory()) {
       if (path.basename(given) === INDEX_FILE) {
         indexFiles.add(given);
         continue;

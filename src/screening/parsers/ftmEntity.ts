@@ -13,6 +13,7 @@ import { SourceParseError } from '../model/listedEntity.js';
 import { countryCode } from './countries.js';
 import { latestDate, parsePartialDate } from './dates.js';
 import { EntityDraft } from './entityDraft.js';
+import { expandInputFiles } from './inputFiles.js';
 import { cleanText } from './names.js';
 import { ProgressTracker } from './progress.js';
 
@@ -129,27 +130,12 @@ export async function twoPassProgress(files: string[], options: ParseOptions): P
  * "l": JSON lines files are named `.json` or `.jsonl`) are taken in name order. A path that
  * cannot be read is an error.
  */
-export async function expandPaths(paths: string[], suffix: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const given of paths) {
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(given);
-    } catch (error) {
-      throw new SourceParseError(given, `cannot read: ${(error as Error).message}`);
-    }
-    if (!info.isDirectory()) {
-      files.push(given);
-      continue;
-    }
-    const found = (await readdir(given))
-      .filter((name) => name.endsWith(suffix) || name.endsWith(`${suffix}l`))
-      .sort()
-      .map((name) => path.join(given, name));
-    if (found.length === 0) throw new SourceParseError(given, `no *${suffix} file in the directory`);
-    files.push(...found);
-  }
-  return files;
+export function expandPaths(paths: string[], suffix: string): Promise<string[]> {
+  return expandInputFiles(
+    paths,
+    (name) => name.endsWith(suffix) || name.endsWith(`${suffix}l`),
+    `*${suffix}`,
+  );
 }
 
 /** The entity object of a line, checked: an object with a non-empty `id` and `schema` and list-valued properties. */

@@ -1,5 +1,6 @@
 import type { ListedEntity, ParseOptions, SourceFormat } from '../model/listedEntity.js';
 import { SourceParseError } from '../model/listedEntity.js';
+import { EntityIds } from './entityIds.js';
 import {
   collectAdjuncts,
   expandPaths,
@@ -33,15 +34,12 @@ async function* parseFtm(paths: string[], options: ParseOptions = {}): AsyncGene
   const files = await expandPaths(paths, '.ftm.json');
   const progress = await twoPassProgress(files, options);
   const adjuncts = await collectAdjuncts(adjunctEntities(files, progress));
-  const seen = new Set<string>();
+  const ids = new EntityIds();
   for (const file of files) {
     for await (const { value, line } of readJsonLines(file, progress)) {
       const entity = ftmToEntity(ftmEntityOf(value, file, line), { dataset, adjuncts, file, line });
       if (!entity) continue;
-      if (seen.has(entity.id)) {
-        throw new SourceParseError(file, 'FtM id listed twice', { line, record: entity.sourceRecordRef });
-      }
-      seen.add(entity.id);
+      ids.claim(file, entity, 'FtM id', line);
       progress.entity();
       yield entity;
     }

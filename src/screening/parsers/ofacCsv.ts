@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CsvError, parse } from 'csv-parse';
+import { parse } from 'csv-parse';
 import type { ListedEntity, NameKind, ParseOptions, SourceFormat } from '../model/listedEntity.js';
 import { SourceParseError } from '../model/listedEntity.js';
+import { csvReadError } from './csvStream.js';
 import { EntityDraft } from './entityDraft.js';
 import { companyOrOrganization } from './legalEntityKind.js';
 import { cleanText, splitFamilyCommaGiven } from './names.js';
@@ -268,16 +269,7 @@ async function* readRows(file: string, columns: number, progress: ProgressTracke
       yield { fields: record.map(nullable), line: info.lines };
     }
   } catch (error) {
-    if (error instanceof SourceParseError) throw error;
-    if (error instanceof CsvError) {
-      const line = typeof error.lines === 'number' ? error.lines : undefined;
-      throw new SourceParseError(
-        file,
-        `malformed CSV: ${error.message}`,
-        line === undefined ? undefined : { line },
-      );
-    }
-    throw new SourceParseError(file, `cannot read: ${(error as Error).message}`);
+    throw csvReadError(file, error);
   } finally {
     stream.destroy();
   }

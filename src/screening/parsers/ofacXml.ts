@@ -2,6 +2,7 @@ import type { ListedEntity, NameKind, NameParts, ParseOptions, SourceFormat } fr
 import { SourceParseError } from '../model/listedEntity.js';
 import { parseDateRanges, parsePartialDate } from './dates.js';
 import { EntityDraft } from './entityDraft.js';
+import { EntityIds } from './entityIds.js';
 import { companyOrOrganization } from './legalEntityKind.js';
 import { cleanText, joinGivenFamily, splitFamilyCommaGiven } from './names.js';
 import { OFAC_SOURCE_URL, ofacIdentifier, ofacPrograms, ofacTypeKind, targetTypeKind } from './ofacFacts.js';
@@ -30,7 +31,7 @@ const RECORDS = new Set(['sdnEntry', 'publshInformation']);
 async function* parseOfacXml(paths: string[], options: ParseOptions = {}): AsyncGenerator<ListedEntity> {
   const dataset = options.dataset ?? ofacXmlFormat.defaultDataset;
   const progress = await ProgressTracker.forFiles(paths, options);
-  const seen = new Set<string>();
+  const ids = new EntityIds();
   for (const file of paths) {
     let declaredCount: { count: number; line: number } | undefined;
     let entries = 0;
@@ -43,13 +44,7 @@ async function* parseOfacXml(paths: string[], options: ParseOptions = {}): Async
         continue;
       }
       const entity = buildEntity(file, dataset, element);
-      if (seen.has(entity.id)) {
-        throw new SourceParseError(file, 'uid listed twice', {
-          line: element.line,
-          record: entity.sourceRecordRef,
-        });
-      }
-      seen.add(entity.id);
+      ids.claim(file, entity, 'uid', element.line);
       entries++;
       progress.entity();
       yield entity;

@@ -10,6 +10,7 @@ import { SourceParseError } from '../model/listedEntity.js';
 import { countryCode } from './countries.js';
 import { latestDate, parseDateRanges, parsePartialDate } from './dates.js';
 import { EntityDraft } from './entityDraft.js';
+import { EntityIds } from './entityIds.js';
 import { companyOrOrganization } from './legalEntityKind.js';
 import { cleanText, detectScript } from './names.js';
 import { ProgressTracker } from './progress.js';
@@ -43,7 +44,7 @@ const RECORDS = new Set(['INDIVIDUAL', 'ENTITY']);
 async function* parseUnXml(paths: string[], options: ParseOptions = {}): AsyncGenerator<ListedEntity> {
   const dataset = options.dataset ?? unXmlFormat.defaultDataset;
   const progress = await ProgressTracker.forFiles(paths, options);
-  const seen = new Set<string>();
+  const ids = new EntityIds();
   for (const file of paths) {
     const onRoot = (root: XmlElement) => {
       const generated = root.attributes.dateGenerated;
@@ -59,13 +60,7 @@ async function* parseUnXml(paths: string[], options: ParseOptions = {}): AsyncGe
       // A delisted record (DELISTED_ON) is no longer a listed party.
       if (childText(record, 'DELISTED_ON')) continue;
       const entity = buildEntity(file, dataset, record);
-      if (seen.has(entity.id)) {
-        throw new SourceParseError(file, 'DATAID listed twice', {
-          line: record.line,
-          record: entity.sourceRecordRef,
-        });
-      }
-      seen.add(entity.id);
+      ids.claim(file, entity, 'DATAID', record.line);
       progress.entity();
       yield entity;
     }

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
@@ -7,6 +6,7 @@ import type { ListedEntity, NameParts, ParseOptions, SourceFormat } from '../mod
 import { SourceParseError } from '../model/listedEntity.js';
 import { parsePartialDate } from './dates.js';
 import { EntityDraft } from './entityDraft.js';
+import { expandInputFiles } from './inputFiles.js';
 import { cleanText } from './names.js';
 import { ProgressTracker } from './progress.js';
 
@@ -114,27 +114,8 @@ function isExecutiveFile(file: string): boolean {
 }
 
 /** Files as given, or the `*.yaml` / `*.yml` files of a directory in name order. */
-async function expandYamlPaths(paths: string[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const given of paths) {
-    let info: Awaited<ReturnType<typeof stat>>;
-    try {
-      info = await stat(given);
-    } catch (error) {
-      throw new SourceParseError(given, `cannot read: ${(error as Error).message}`);
-    }
-    if (!info.isDirectory()) {
-      files.push(given);
-      continue;
-    }
-    const found = (await readdir(given))
-      .filter((name) => /\.ya?ml$/i.test(name))
-      .sort()
-      .map((name) => path.join(given, name));
-    if (found.length === 0) throw new SourceParseError(given, 'no *.yaml file in the directory');
-    files.push(...found);
-  }
-  return files;
+function expandYamlPaths(paths: string[]): Promise<string[]> {
+  return expandInputFiles(paths, (name) => /\.ya?ml$/i.test(name), '*.yaml');
 }
 
 /**
