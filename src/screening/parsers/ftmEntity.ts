@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type {
   EntityIdentifier,

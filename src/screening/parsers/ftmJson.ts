@@ -1,5 +1,4 @@
 import type { ListedEntity, ParseOptions, SourceFormat } from '../model/listedEntity.js';
-import { SourceParseError } from '../model/listedEntity.js';
 import { EntityIds } from './entityIds.js';
 import {
   collectAdjuncts,
