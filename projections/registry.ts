@@ -1,8 +1,9 @@
+import { caseViewsProjection } from './cases/caseProjection.js';
 import type { ProjectionDefinition } from './projection.js';
 import { streamIndexProjection } from './streamIndex/streamIndexProjection.js';
 
 /** Every read model the service maintains; `startProjections` and the CLI work from this list. */
-export const projections: readonly ProjectionDefinition[] = [streamIndexProjection];
+export const projections: readonly ProjectionDefinition[] = [streamIndexProjection, caseViewsProjection];
 
 export function findProjection(
   name: string,

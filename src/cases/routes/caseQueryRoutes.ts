@@ -1,6 +1,83 @@
-import type { ApiRoute } from '../../api/route.js';
+import { z } from 'zod';
+import { type ApiRoute, defineRoute } from '../../api/route.js';
+import { Case, Check } from '../../api/schemas/case.js';
+import { ApiError } from '../../http/errors.js';
+import { readCaseForKey } from '../caseReadModel.js';
+import { caseResource, checkResource } from '../caseResources.js';
+import { findCheck } from '../caseState.js';
+import { CASE_REFERENCE, CHECK_REFERENCE, caseReferenceOfCheck } from '../references.js';
 import type { CaseRouteDependencies } from './routeDependencies.js';
 
-export function caseQueryRoutes(_deps: CaseRouteDependencies): ApiRoute[] {
-  return [];
+const CaseReferenceParams = z.object({
+  case_reference: z
+    .string()
+    .regex(CASE_REFERENCE, 'A case reference is three capital letters and six digits, e.g. ABC123456.')
+    .meta({ description: 'The case reference, `^[A-Z]{3}[0-9]{6}$`.' }),
+});
+
+const CheckReferenceParams = z.object({
+  check_reference: z
+    .string()
+    .regex(CHECK_REFERENCE, 'A check reference is a case reference, a hyphen and a number, e.g. ABC123456-1.')
+    .meta({ description: 'The check reference, `^[A-Z]{3}[0-9]{6}-[0-9]+$`.' }),
+});
+
+// One message per kind of object, whatever the reason it is not there: a case outside the key's
+// account or groups gets exactly the answer a missing one gets, so references cannot be probed.
+const caseNotFound = (caseReference: string) => ApiError.notFound(`Case ${caseReference} was not found.`);
+const checkNotFound = (checkReference: string) => ApiError.notFound(`Check ${checkReference} was not found.`);
+
+/**
+ * GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}: the case's state from the
+ * `case_views` read model caught up with its stream (src/cases/caseReadModel.ts), so a GET right
+ * after a mutation reflects it; the resources are formed for the calling key (caseResources.ts).
+ */
+export function caseQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
+  const { pool, store } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/cases/:case_reference',
+      operationId: 'getCase',
+      summary: 'Get a case',
+      description:
+        'The case with its subject, checks, matches, materials, decisions and the guidance for this key ' +
+        '(`allowed_actions`, `recommended_next_actions`, `requires_human_review`). Always reflects every ' +
+        'write acknowledged before the request. A case outside the key’s account or groups is `not_found`.',
+      tag: 'Cases',
+      scopes: ['cases:read'],
+      params: CaseReferenceParams,
+      response: Case,
+      successStatuses: [200],
+      errorStatuses: [400, 401, 403, 404, 429],
+      async handle({ key, params }) {
+        const state = await readCaseForKey(pool, store, params.case_reference, key);
+        if (!state) throw caseNotFound(params.case_reference);
+        return { status: 200, data: caseResource(state, key) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/checks/:check_reference',
+      operationId: 'getCheck',
+      summary: 'Get a check',
+      description:
+        'The check with its match evidence, current decision, blocking items and the guidance for this ' +
+        'key. Always reflects every write acknowledged before the request. A check of a case outside ' +
+        'the key’s account or groups is `not_found`.',
+      tag: 'Checks',
+      scopes: ['checks:read'],
+      params: CheckReferenceParams,
+      response: Check,
+      successStatuses: [200],
+      errorStatuses: [400, 401, 403, 404, 429],
+      async handle({ key, params }) {
+        const reference = params.check_reference;
+        const state = await readCaseForKey(pool, store, caseReferenceOfCheck(reference), key);
+        const check = state && findCheck(state, reference);
+        if (!state || !check) throw checkNotFound(reference);
+        return { status: 200, data: checkResource(state, check, key) };
+      },
+    }),
+  ];
 }
