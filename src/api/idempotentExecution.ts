@@ -48,9 +48,10 @@ export async function executeIdempotently(
   work: (context: IdempotencyContext) => Promise<Response>,
 ): Promise<Response & { replayed: boolean }> {
   const claim = { apiKeyId: apiKey.id, key: idempotencyKey };
+  const fingerprint = fingerprintRequest({ method: request.method, path: request.url, body: request.body });
   const begun = await beginRequest(pool, {
     ...claim,
-    fingerprint: fingerprintRequest({ method: request.method, path: request.url, body: request.body }),
+    fingerprint,
     method: request.method,
     path: request.url,
     leaseMs: IDEMPOTENCY_LEASE_MS,
@@ -66,7 +67,7 @@ export async function executeIdempotently(
   const context: IdempotencyContext = {
     key: idempotencyKey,
     recovered: begun.recovered,
-    eventId: (index) => idempotentEventId(apiKey.id, idempotencyKey, index),
+    eventId: (index) => idempotentEventId(apiKey.id, idempotencyKey, index, fingerprint),
   };
   let response: Response;
   try {

@@ -65,7 +65,13 @@ export function checkGuidance(check: CheckState, key: KeyGrant): Guidance {
   }
   if (key.actorType === 'agent' && needsHuman(check) && recommended.length > 0)
     recommended.push('escalate_to_human');
-  return { allowedActions: allowed, recommendedNextActions: dedupe(recommended) };
+  return { allowedActions: allowed, recommendedNextActions: inOrder(recommended) };
+}
+
+function checksRunning(state: CaseState): boolean {
+  return state.checks.some(
+    (check) => check.lifecycleStatus === 'queued' || check.lifecycleStatus === 'running',
+  );
 }
 
 function needsHuman(check: CheckState): boolean {
@@ -106,12 +112,29 @@ export function caseGuidance(state: CaseState, key: KeyGrant): Guidance {
     // An agent gathers evidence and escalates; the final decision is a person's or a permitted client's.
     if (key.actorType === 'agent' || !canRecordFinalDecision(key)) recommended.push('escalate_to_human');
     else recommended.push('record_case_decision');
-  } else if (key.actorType === 'agent' && requiresHumanReview(state) && recommended.length > 0) {
+  } else if (
+    key.actorType === 'agent' &&
+    !checksRunning(state) &&
+    requiresHumanReview(state) &&
+    recommended.length > 0
+  ) {
+    // Nothing is up for review while checks still run: escalation comes when there is.
     recommended.push('escalate_to_human');
   }
-  return { allowedActions: allowed, recommendedNextActions: dedupe(recommended) };
+  return { allowedActions: allowed, recommendedNextActions: inOrder(recommended) };
 }
 
-function dedupe<T>(values: T[]): T[] {
-  return [...new Set(values)];
+/** The order the vocabulary is recommended in (docs/cases.md), whatever check each action came from. */
+const RECOMMENDATION_ORDER: readonly RecommendedAction[] = [
+  'wait_for_checks',
+  'investigate_failed_check',
+  'review_matches',
+  'decide_check',
+  'add_material',
+  'escalate_to_human',
+  'record_case_decision',
+];
+
+function inOrder(actions: readonly RecommendedAction[]): RecommendedAction[] {
+  return RECOMMENDATION_ORDER.filter((action) => actions.includes(action));
 }

@@ -324,16 +324,17 @@ function decideCheck(command: Extract<CaseCommand, { type: 'DecideCheck' }>, sta
   if (blocker) return reject(blocker.code, blocker.message, blocker.details);
   const confirmed = check.matches.filter((match) => match.reviewStatus === 'confirmed_match');
   const needsNotes =
-    checkNotesRequirement(check, command.decision) ??
-    (confirmed.length > 1
+    confirmed.length > 1
       ? 'more than one match is confirmed: decision notes must say whether they are one party (the same person or business on several lists) or distinct ones'
-      : undefined);
+      : checkNotesRequirement(check, command.decision);
   if (needsNotes && !command.notes?.trim()) {
     return reject('unprocessable', `Decision notes are required: ${needsNotes}.`, {
       field: 'decision_notes',
     });
   }
-  const changed = check.decision !== command.decision;
+  // Changing a recorded decision changes the evidence of a decided case; signing off a check the
+  // system found without matches does not.
+  const changed = isFinal(check.decision) && check.decision !== command.decision;
   return accept(
     ...reviewStart(state, command.actor, command.now),
     {

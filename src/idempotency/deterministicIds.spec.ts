@@ -36,4 +36,12 @@ describe('idempotentEventId', () => {
     expect(() => idempotentEventId(apiKeyId, 'order-12345', -1)).toThrow(RangeError);
     expect(() => idempotentEventId(apiKeyId, 'order-12345', 1.5)).toThrow(RangeError);
   });
+  it('differs for another request under the same key (a key reused after its record expired)', () => {
+    expect(idempotentEventId(apiKeyId, 'order-12345', 0, 'fingerprint-a')).not.toBe(
+      idempotentEventId(apiKeyId, 'order-12345', 0, 'fingerprint-b'),
+    );
+    expect(idempotentEventId(apiKeyId, 'order-12345', 0, 'fingerprint-a')).toBe(
+      idempotentEventId(apiKeyId, 'order-12345', 0, 'fingerprint-a'),
+    );
+  });
 });

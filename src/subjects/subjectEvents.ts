@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BirthDate } from '../cases/caseEvents.js';
+import { canonicalJson } from '../idempotency/fingerprint.js';
 import type { EntityKind } from '../screening/model/listedEntity.js';
 
 /**
@@ -80,8 +81,9 @@ export function foldSubject(events: Iterable<SubjectEvent>): SubjectState | null
   return state;
 }
 
+/** Compared as canonical JSON: metadata sent with its keys in another order is the same metadata. */
 function sameDetails(a: SubjectDetails, b: SubjectDetails): boolean {
-  return JSON.stringify(detailsOf(a)) === JSON.stringify(detailsOf(b));
+  return canonicalJson(detailsOf(a)) === canonicalJson(detailsOf(b));
 }
 
 function detailsOf(details: SubjectDetails): SubjectDetails {

@@ -34,21 +34,31 @@ export async function sourceAvailability(
   checkTypes: readonly CheckType[],
   now: Date,
   staleAfterMs: number,
+  datasets?: readonly string[],
 ): Promise<CheckTypeAvailability[]> {
-  return availabilityOf(await currentSnapshots(db), checkTypes, now, staleAfterMs);
+  return availabilityOf(await currentSnapshots(db), checkTypes, now, staleAfterMs, datasets);
 }
 
+/**
+ * `datasets` narrows the sources to those a screening profile searches (`us-ofac`): a check of such
+ * a profile is only as good as those datasets, whatever else is loaded. A dataset an aggregated
+ * snapshot merely contains (an FtM entity's other datasets) does not count: a profile restricted to
+ * datasets needs them loaded as snapshots of their own.
+ */
 export function availabilityOf(
   current: readonly ReadySnapshot[],
   checkTypes: readonly CheckType[],
   now: Date,
   staleAfterMs: number,
+  datasets?: readonly string[],
 ): CheckTypeAvailability[] {
   const ref = ({ id, dataset, version }: ReadySnapshot): SnapshotRef => ({ id, dataset, version });
   return checkTypes.map((checkType) => {
     const topics = topicsForCheckType(checkType);
-    const providing = current.filter((snapshot) =>
-      topics.some((topic) => (snapshot.countsByTopic[topic] ?? 0) > 0),
+    const providing = current.filter(
+      (snapshot) =>
+        (!datasets || datasets.includes(snapshot.dataset)) &&
+        topics.some((topic) => (snapshot.countsByTopic[topic] ?? 0) > 0),
     );
     const fresh: ReadySnapshot[] = [];
     const stale: ReadySnapshot[] = [];

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decideSubject,
+  evolveSubject,
+  foldSubject,
+  SUBJECT_REFERENCE,
+  type SubjectDetails,
+  type SubjectEvent,
+  type SubjectState,
+  subjectReferenceFor,
+  subjectStreamName,
+} from './subjectEvents.js';
+
+const ACCOUNT_A = '11111111-1111-4111-8111-111111111111';
+const ACCOUNT_B = '22222222-2222-4222-8222-222222222222';
+const KEY = '55555555-5555-4555-8555-555555555555';
+const OTHER_KEY = '66666666-6666-4666-8666-666666666666';
+const T0 = '2026-06-09T10:00:00.000Z';
+const T1 = '2026-06-09T11:00:00.000Z';
+
+function details(fields: Partial<SubjectDetails> = {}): SubjectDetails {
+  return {
+    type: 'person',
+    displayName: 'Viktor Yanukovych',
+    countries: ['UA'],
+    birthDate: { year: 1950, month: 7, day: 9 },
+    externalReference: 'crm-42',
+    metadata: { segment: 'private' },
+    ...fields,
+  };
+}
+
+const request = (idempotencyKey: string, apiKeyId = KEY) => ({ apiKeyId, idempotencyKey });
+
+function created(fields: Partial<SubjectDetails> = {}): SubjectState {
+  const state = foldSubject(
+    decideSubject(null, {
+      subjectReference: 'sub_000000000000000000000001',
+      accountId: ACCOUNT_A,
+      details: details(fields),
+      now: T0,
+    }),
+  );
+  if (state === null) throw new Error('no subject');
+  return state;
+}
+
+describe('subjectReferenceFor', () => {
+  it('derives sub_<24 hex>', () => {
+    expect(subjectReferenceFor({ accountId: ACCOUNT_A, externalReference: 'crm-42' }, request('a'))).toMatch(
+      SUBJECT_REFERENCE,
+    );
+    expect(subjectReferenceFor({ accountId: ACCOUNT_A, externalReference: null }, request('a'))).toMatch(
+      SUBJECT_REFERENCE,
+    );
+  });
+
+  it('gives an external reference the same subject in the account, whatever the request', () => {
+    const first = subjectReferenceFor(
+      { accountId: ACCOUNT_A, externalReference: 'crm-42' },
+      request('idem-1'),
+    );
+    const second = subjectReferenceFor(
+      { accountId: ACCOUNT_A, externalReference: 'crm-42' },
+      request('idem-2', OTHER_KEY),
+    );
+    expect(second).toBe(first);
+    expect(
+      subjectReferenceFor({ accountId: ACCOUNT_A, externalReference: 'crm-43' }, request('idem-1')),
+    ).not.toBe(first);
+  });
+
+  it('gives the same external reference another subject in another account', () => {
+    expect(
+      subjectReferenceFor({ accountId: ACCOUNT_B, externalReference: 'crm-42' }, request('idem-1')),
+    ).not.toBe(subjectReferenceFor({ accountId: ACCOUNT_A, externalReference: 'crm-42' }, request('idem-1')));
+  });
+
+  it('derives a subject without external reference from the request: the same on a retry', () => {
+    const input = { accountId: ACCOUNT_A, externalReference: null };
+    const first = subjectReferenceFor(input, request('idem-1'));
+    expect(subjectReferenceFor(input, request('idem-1'))).toBe(first);
+    expect(subjectReferenceFor(input, request('idem-1', KEY.toUpperCase()))).toBe(first);
+    expect(subjectReferenceFor(input, request('idem-2'))).not.toBe(first);
+    expect(subjectReferenceFor(input, request('idem-1', OTHER_KEY))).not.toBe(first);
+  });
+
+  it('names the stream subject-<reference>', () => {
+    expect(subjectStreamName('sub_0123456789abcdef01234567')).toBe('subject-sub_0123456789abcdef01234567');
+  });
+});
+
+describe('decideSubject', () => {
+  it('creates a subject that does not exist, with the details given', () => {
+    expect(
+      decideSubject(null, {
+        subjectReference: 'sub_000000000000000000000001',
+        accountId: ACCOUNT_A,
+        details: details(),
+        now: T0,
+      }),
+    ).toEqual([
+      {
+        type: 'SubjectCreated',
+        data: {
+          ...details(),
+          subjectReference: 'sub_000000000000000000000001',
+          accountId: ACCOUNT_A,
+          occurredAt: T0,
+        },
+      },
+    ]);
+  });
+
+  it('keeps only the subject details, not extra fields the caller passed', () => {
+    const withExtra = { ...details(), notes: 'not a subject field' } as SubjectDetails;
+    const [event] = decideSubject(null, {
+      subjectReference: 'sub_000000000000000000000001',
+      accountId: ACCOUNT_A,
+      details: withExtra,
+      now: T0,
+    });
+    expect(event?.data).not.toHaveProperty('notes');
+  });
+
+  it('changes nothing when the details are equal', () => {
+    const input = { subjectReference: 'sub_000000000000000000000001', accountId: ACCOUNT_A, now: T1 };
+    expect(decideSubject(created(), { ...input, details: details() })).toEqual([]);
+  });
+
+  it.each([
+    ['type', { type: 'company' }],
+    ['name', { displayName: 'Viktor F. Yanukovych' }],
+    ['countries', { countries: ['UA', 'RU'] }],
+    ['birth date', { birthDate: { year: 1950 } }],
+    ['external reference', { externalReference: 'crm-43' }],
+    ['metadata', { metadata: { segment: 'corporate' } }],
+  ] as [
+    string,
+    Partial<SubjectDetails>,
+  ][])('records the details whole when the %s differs', (_field, change) => {
+    const input = { subjectReference: 'sub_000000000000000000000001', accountId: ACCOUNT_A, now: T1 };
+    expect(decideSubject(created(), { ...input, details: details(change) })).toEqual([
+      { type: 'SubjectUpdated', data: { ...details(change), occurredAt: T1 } },
+    ]);
+  });
+});
+
+describe('evolveSubject and foldSubject', () => {
+  it('folds a creation and an update into the latest details', () => {
+    const events: SubjectEvent[] = [
+      {
+        type: 'SubjectCreated',
+        data: {
+          ...details(),
+          subjectReference: 'sub_000000000000000000000001',
+          accountId: ACCOUNT_A,
+          occurredAt: T0,
+        },
+      },
+      {
+        type: 'SubjectUpdated',
+        data: { ...details({ displayName: 'V. Yanukovych', countries: [] }), occurredAt: T1 },
+      },
+    ];
+    expect(foldSubject(events)).toEqual({
+      ...details({ displayName: 'V. Yanukovych', countries: [] }),
+      subjectReference: 'sub_000000000000000000000001',
+      accountId: ACCOUNT_A,
+      createdAt: T0,
+      updatedAt: T1,
+      revision: 1,
+    });
+    expect(foldSubject(events)).toEqual(foldSubject([...events]));
+  });
+
+  it('is null without events, and refuses an update before the creation', () => {
+    expect(foldSubject([])).toBeNull();
+    expect(() =>
+      evolveSubject(null, { type: 'SubjectUpdated', data: { ...details(), occurredAt: T1 } }),
+    ).toThrow(/before SubjectCreated/);
+  });
+
+  it('after an update, the same details are a no-op again', () => {
+    const input = { subjectReference: 'sub_000000000000000000000001', accountId: ACCOUNT_A, now: T1 };
+    const changed = details({ countries: ['UA', 'RU'] });
+    const updated = foldSubject([
+      { type: 'SubjectCreated', data: { ...details(), ...input, occurredAt: T0 } },
+      ...decideSubject(created(), { ...input, details: changed }),
+    ])!;
+    expect(updated.countries).toEqual(['UA', 'RU']);
+    expect(decideSubject(updated, { ...input, details: changed })).toEqual([]);
+  });
+});
