@@ -46,4 +46,43 @@ describe('loadConfig', () => {
       loadConfig({ EVENT_STORE: 'esdb', ESDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }),
     ).toMatchObject({ eventStore: 'esdb', esdbConnectionString: 'esdb://localhost:2113?tls=false' });
   });
+
+  it('configures the check runner: two workers, a 60 s lease, retries after 5 s, 30 s and 2 min', () => {
+    expect(loadConfig({})).toMatchObject({
+      checkWorkers: 2,
+      checkLeaseMs: 60_000,
+      checkRetryDelaysMs: [5_000, 30_000, 120_000],
+      checkPollIntervalMs: 1000,
+    });
+    expect(
+      loadConfig({
+        CHECK_WORKERS: '0',
+        CHECK_LEASE: '2m',
+        CHECK_RETRY_DELAYS: '10s, 1m,1h',
+        CHECK_POLL_INTERVAL_MS: '250',
+      }),
+    ).toMatchObject({
+      checkWorkers: 0,
+      checkLeaseMs: 120_000,
+      checkRetryDelaysMs: [10_000, 60_000, 3_600_000],
+      checkPollIntervalMs: 250,
+    });
+    expect(loadConfig({ CHECK_RETRY_DELAYS: 'none' }).checkRetryDelaysMs).toEqual([]);
+  });
+
+  it('refuses check runner settings out of range, by name', () => {
+    const message = problemsOf({
+      CHECK_WORKERS: '-1',
+      CHECK_LEASE: '2s',
+      CHECK_RETRY_DELAYS: '5s,soon',
+      CHECK_POLL_INTERVAL_MS: '5',
+    });
+    expect(message).toContain('CHECK_WORKERS:');
+    expect(message).toContain('CHECK_LEASE: must be between 5s and 1h');
+    expect(message).toContain('CHECK_RETRY_DELAYS: must be a duration');
+    expect(message).toContain('CHECK_POLL_INTERVAL_MS:');
+    expect(problemsOf({ CHECK_RETRY_DELAYS: Array(11).fill('1s').join(',') })).toContain(
+      'CHECK_RETRY_DELAYS: at most 10 delays',
+    );
+  });
 });

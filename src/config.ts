@@ -1,11 +1,30 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_STALE_AFTER, parseDuration } from './screening/snapshots/staleness.js';
+import { DEFAULT_STALE_AFTER, formatDuration, parseDuration } from './screening/snapshots/staleness.js';
 
 const roles = ['all', 'serve', 'work'] as const;
 export type ProcessRole = (typeof roles)[number];
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** A duration (`60s`, `2m`, `1h`; see parseDuration) within [min, max] milliseconds. */
+function durationWithin(min: number, max: number) {
+  return (value: string, ctx: z.RefinementCtx): number => {
+    const duration = parseDuration(value);
+    if (!duration.ok) {
+      ctx.addIssue({ code: 'custom', message: duration.message });
+      return z.NEVER;
+    }
+    if (duration.value < min || duration.value > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be between ${formatDuration(min)} and ${formatDuration(max)}`,
+      });
+      return z.NEVER;
+    }
+    return duration.value;
+  };
+}
 
 const envSchema = z.object({
   DATABASE_URL: z.preprocess(
@@ -52,6 +71,30 @@ const envSchema = z.object({
       }),
   ),
   SOURCES_CONFIG: z.preprocess(emptyToUndefined, z.string().default('config/sources.json')),
+  CHECK_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).default(2)),
+  CHECK_LEASE: z.preprocess(
+    emptyToUndefined,
+    z.string().default('60s').transform(durationWithin(5_000, 3_600_000)),
+  ),
+  CHECK_RETRY_DELAYS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('5s,30s,2m')
+      .transform((value, ctx) => {
+        if (value.trim() === 'none') return [];
+        const delays = value.split(',').map((part) => durationWithin(1_000, 86_400_000)(part, ctx));
+        if (delays.length > 10) {
+          ctx.addIssue({ code: 'custom', message: 'at most 10 delays' });
+          return z.NEVER;
+        }
+        return delays;
+      }),
+  ),
+  CHECK_POLL_INTERVAL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(50).max(60_000).default(1000),
+  ),
 });
 
 export interface Config {
@@ -69,6 +112,14 @@ export interface Config {
   sourceStaleAfterMs: number;
   /** The publisher download list of `casescreen sources sync`. */
   sourcesConfigPath: string;
+  /** Checks screened at once by a `work` process (0: it only runs the check scheduler). */
+  checkWorkers: number;
+  /** How long a worker's claim on a check holds without renewal; then another worker takes over. */
+  checkLeaseMs: number;
+  /** Delays before a check's attempts 2, 3, ... after transient errors; then the check fails. */
+  checkRetryDelaysMs: number[];
+  /** How often an idle check worker looks for due jobs. */
+  checkPollIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -100,5 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sourceStaleAfterMs: e.SOURCE_STALE_AFTER,
     sourcesConfigPath: path.resolve(e.SOURCES_CONFIG),
+    checkWorkers: e.CHECK_WORKERS,
+    checkLeaseMs: e.CHECK_LEASE,
+    checkRetryDelaysMs: e.CHECK_RETRY_DELAYS,
+    checkPollIntervalMs: e.CHECK_POLL_INTERVAL_MS,
   };
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { startProjections } from '../../projections/startProjections.js';
+import { startCheckRunner } from '../checks/checkRunner.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import type { Logger } from '../log.js';
@@ -10,9 +11,11 @@ export interface Workers {
 }
 
 /**
- * The `work` role: projection runners and the retention purge (request log, rate-limit windows,
- * idempotency keys); reactors (check runner, webhook fan-out, monitoring) join here as they land.
- * Each runner lets its in-flight batch commit before stop() resolves.
+ * The `work` role: projection runners, the retention purge (request log, rate-limit windows,
+ * idempotency keys) and the reactors: the check runner (its scheduler subscription and
+ * CHECK_WORKERS check workers, docs/check-runner.md); webhook fan-out and monitoring join here as
+ * they land. Each runner lets its in-flight batch commit before stop() resolves; the check workers
+ * finish the check they screen, or give back one still waiting for the index.
  */
 export async function startWorkers(deps: {
   pool: pg.Pool;
@@ -29,8 +32,21 @@ export async function startWorkers(deps: {
     runner: { idleWaitMs: deps.config.feedPollIntervalMs },
   });
   const purge = startPurgeScheduler({ pool: deps.pool, logger: deps.logger.child({ component: 'purge' }) });
+  const checks = startCheckRunner({
+    pool: deps.pool,
+    databaseUrl: deps.databaseUrl,
+    store: deps.store,
+    logger: deps.logger.child({ component: 'checks' }),
+    workers: deps.config.checkWorkers,
+    leaseMs: deps.config.checkLeaseMs,
+    retryDelaysMs: deps.config.checkRetryDelaysMs,
+    pollIntervalMs: deps.config.checkPollIntervalMs,
+    staleAfterMs: deps.config.sourceStaleAfterMs,
+    schedulerRunner: { idleWaitMs: deps.config.feedPollIntervalMs },
+  });
   return {
     async stop() {
+      await checks.stop();
       await purge.stop();
       await projections.stop();
     },

@@ -4,6 +4,8 @@ import { workspaceMigration } from './0003_workspace.js';
 import { idempotencyMigration } from './0004_idempotency.js';
 import { rateLimitAndRequestLogMigration } from './0005_rateLimitAndRequestLog.js';
 import { sourceSnapshotsMigration } from './0006_sourceSnapshots.js';
+import { checkJobsMigration } from './0007_checkJobs.js';
+import { caseAttachmentsMigration } from './0008_caseAttachments.js';
 
 export interface Migration {
   id: number;
@@ -19,4 +21,6 @@ export const migrations: Migration[] = [
   idempotencyMigration,
   rateLimitAndRequestLogMigration,
   sourceSnapshotsMigration,
+  checkJobsMigration,
+  caseAttachmentsMigration,
 ];

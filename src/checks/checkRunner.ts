@@ -1,0 +1,466 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type pg from 'pg';
+import type { CaseCommand } from '../cases/caseDecide.js';
+import { loadCase, runCaseCommand } from '../cases/caseRepository.js';
+import { findCheck } from '../cases/caseState.js';
+import type { EventStore } from '../eventStore/eventStore.js';
+import { describeError } from '../subscriptions/failurePolicy.js';
+import { type Logger, silentLogger } from '../subscriptions/logger.js';
+import { sleep } from '../subscriptions/sleep.js';
+import {
+  createSubscriptionRunner,
+  type SubscriptionRunner,
+  type SubscriptionRunnerOptions,
+} from '../subscriptions/subscriptionRunner.js';
+import { completedEventIds, type EventIdOf, failedEventIds, startedEventIds } from './checkEventIds.js';
+import {
+  type Claim,
+  type ClaimedJob,
+  claimNextJob,
+  markJobDone,
+  releaseJob,
+  renewLease,
+  retryJobLater,
+} from './checkJobs.js';
+import { checkSchedulerHandler } from './checkScheduler.js';
+import { screeningErrorReason, workerLostReason } from './failureReasons.js';
+import { IndexManager, WaitAbortedError } from './indexManager.js';
+import { maxAttempts, nextRetry } from './retrySchedule.js';
+import { type CheckScreener, createCheckScreener } from './screenCheck.js';
+
+/**
+ * The check runner (docs/check-runner.md): the scheduler reactor that queues a job per check, and
+ * `workers` loops that claim due jobs, screen, and append the outcome to the case stream.
+ *
+ * One job, one claim:
+ * 1. claim (attempts + 1, a lease), renewed every third of the lease while the worker holds it;
+ * 2. read the case: a check already completed or failed (a crash after its append) only marks the
+ *    job done; after the last attempt was lost with its worker, the check fails (`worker_lost`);
+ * 3. prepare the screening (profile, sources, index): a refusal (`source_unavailable`) fails the
+ *    check at once;
+ * 4. append CheckStarted (ids of this attempt), search, append CheckCompleted (ids of the check,
+ *    the same for every attempt: a second completion is a no-op), mark the job done;
+ * 5. an error anywhere: queue the job again after the next delay, or after the last attempt fail
+ *    the check (`screening_error`).
+ *
+ * A worker that dies leaves its job `running`; when the lease runs out another worker takes it
+ * over as the next attempt. No step holds a transaction open while it screens.
+ */
+export interface CheckRunnerOptions {
+  pool: pg.Pool;
+  /** For the scheduler's leadership session. */
+  databaseUrl: string;
+  store: EventStore;
+  logger?: Logger;
+  /** Checks screened at once in this process (CHECK_WORKERS); 0 runs the scheduler only. */
+  workers: number;
+  /** How long a claim holds a job without renewal (CHECK_LEASE). */
+  leaseMs: number;
+  /** Delays before attempts 2, 3, ... after transient errors (CHECK_RETRY_DELAYS). */
+  retryDelaysMs: readonly number[];
+  /** How often an idle worker looks for due jobs (CHECK_POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
+  /** SOURCE_STALE_AFTER: older sources refuse their check types. */
+  staleAfterMs: number;
+  /** Run the scheduler reactor in this process (default true; one process leads it). */
+  scheduler?: boolean;
+  schedulerRunner?: Pick<
+    SubscriptionRunnerOptions,
+    'batchSize' | 'idleWaitMs' | 'retry' | 'standbyRetryMs' | 'parkedPollMs'
+  >;
+  /** How long one reading of the current snapshot ids is shared by jobs (default 1.5 s). */
+  indexRefreshMs?: number;
+  /** Build the index at start-up rather than for the first job (default true when workers > 0). */
+  warmUp?: boolean;
+  /** Replaces the screening step (tests use a double to inject errors). */
+  screen?: CheckScreener;
+  /** Prefix of the lease owner names (default host:pid:random). */
+  name?: string;
+}
+
+export type JobOutcome =
+  /** CheckCompleted appended (or found appended by an earlier attempt). */
+  | 'completed'
+  /** CheckFailed appended. */
+  | 'failed'
+  /** The case stream already showed the check ended: the job was only marked done. */
+  | 'already_ended'
+  /** A transient error: the job is queued again for a later attempt. */
+  | 'retry'
+  /** The worker stopped before writing anything: the job was given back. */
+  | 'released'
+  /** Another worker took the job over; this one left it. */
+  | 'lease_lost'
+  /** The job's bookkeeping failed; its lease will run out and another worker takes it. */
+  | 'abandoned';
+
+export interface JobReport {
+  checkReference: string;
+  attempt: number;
+  worker: string;
+  outcome: JobOutcome;
+  /** From the claim to the outcome. */
+  durationMs: number;
+  /** Waiting for the screening index (a build), within durationMs. */
+  prepareMs?: number;
+  matchCount?: number;
+  failureReason?: string;
+  error?: string;
+}
+
+export interface CheckRunner {
+  readonly indexManager: IndexManager;
+  /** The scheduler reactor's runner, when this process runs it. */
+  readonly scheduler: SubscriptionRunner | undefined;
+  /** Workers look for due jobs now instead of at their next poll. */
+  wake(): void;
+  onJob(listener: (report: JobReport) => void): () => void;
+  /**
+   * Stops claiming. A check being screened finishes; a job still waiting for the index is given
+   * back at once; the scheduler's batch in flight commits or rolls back.
+   */
+  stop(): Promise<void>;
+}
+
+/** Wakes idle workers; a ring between a worker's empty claim and its wait is not lost. */
+class Doorbell {
+  private generation = 0;
+  private readonly waiters = new Set<() => void>();
+
+  get rung(): number {
+    return this.generation;
+  }
+
+  ring(): void {
+    this.generation++;
+    for (const waiter of this.waiters) waiter();
+    this.waiters.clear();
+  }
+
+  /** Until the next ring after `seen`, `ms`, or the signal. */
+  wait(seen: number, ms: number, signal: AbortSignal): Promise<void> {
+    if (this.generation !== seen || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.waiters.add(done);
+    });
+  }
+}
+
+/** Renews a claim's lease every third of it; aborts `lost` when the claim is no longer the worker's. */
+function keepLease(pool: pg.Pool, claim: Claim, leaseMs: number, logger: Logger) {
+  const lost = new AbortController();
+  let expiresAt = performance.now() + leaseMs;
+  let renewing = false;
+  const timer = setInterval(
+    () => {
+      if (renewing || lost.signal.aborted) return;
+      renewing = true;
+      const askedAt = performance.now();
+      renewLease(pool, claim, leaseMs)
+        .then((held) => {
+          if (held) expiresAt = askedAt + leaseMs;
+          else lost.abort(new Error('the lease was taken over'));
+        })
+        .catch((error: unknown) => {
+          logger.warn(
+            { checkReference: claim.checkReference, error: describeError(error) },
+            'lease renewal failed',
+          );
+          if (performance.now() > expiresAt)
+            lost.abort(new Error('the lease expired before it could be renewed'));
+        })
+        .finally(() => {
+          renewing = false;
+        });
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
+  return {
+    lost: lost.signal,
+    stop: () => clearInterval(timer),
+  };
+}
+
+/**
+ * Attempts after the last allowed one that only try to record the check's failure; then the job is
+ * set aside (done, with `last_error` saying so) instead of cycling through leases forever.
+ */
+const EXTRA_ATTEMPTS_TO_RECORD_FAILURE = 2;
+
+export function defaultWorkerName(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
+  const { pool, store, leaseMs, retryDelaysMs, pollIntervalMs } = options;
+  const logger = options.logger ?? silentLogger;
+  const name = options.name ?? defaultWorkerName();
+  const attemptsAllowed = maxAttempts(retryDelaysMs);
+  const indexManager = new IndexManager({
+    pool,
+    logger,
+    ...(options.indexRefreshMs !== undefined && { refreshMs: options.indexRefreshMs }),
+  });
+  const screen = options.screen ?? createCheckScreener({ indexManager, staleAfterMs: options.staleAfterMs });
+  const stopping = new AbortController();
+  const doorbell = new Doorbell();
+  const listeners = new Set<(report: JobReport) => void>();
+
+  const scheduler =
+    options.scheduler === false
+      ? undefined
+      : createSubscriptionRunner({
+          ...options.schedulerRunner,
+          pool,
+          databaseUrl: options.databaseUrl,
+          store,
+          handler: checkSchedulerHandler(),
+          logger,
+        });
+  // Jobs queued by this process's scheduler are claimed at once; other processes find them at their poll.
+  scheduler?.onCommit(() => doorbell.ring());
+  scheduler?.start();
+
+  if (options.workers > 0 && options.warmUp !== false && !options.screen) indexManager.warmUp();
+
+  const report = (entry: JobReport) => {
+    const fields = { ...entry, durationMs: Math.round(entry.durationMs) };
+    if (entry.outcome === 'retry' || entry.outcome === 'abandoned' || entry.outcome === 'lease_lost') {
+      logger.warn(fields, `check ${entry.outcome}`);
+    } else {
+      logger.info(fields, `check ${entry.outcome}`);
+    }
+    for (const listener of listeners) listener(entry);
+  };
+
+  const nowIso = () => new Date().toISOString();
+
+  /** Runs a command of the check runner on the check's case. */
+  async function append(job: ClaimedJob, command: CaseCommand, ids: EventIdOf) {
+    return runCaseCommand(store, job.caseReference, command, ids);
+  }
+
+  async function failCheck(job: ClaimedJob, claim: Claim, failureReason: string): Promise<JobOutcome> {
+    const outcome = await append(
+      job,
+      {
+        type: 'FailCheck',
+        checkReference: job.checkReference,
+        attempt: job.attempts,
+        failureReason,
+        now: nowIso(),
+      },
+      failedEventIds(job.checkReference),
+    );
+    await markJobDone(pool, claim, outcome.ok ? failureReason : outcome.rejection.message);
+    return outcome.ok ? 'failed' : 'already_ended';
+  }
+
+  async function processJob(job: ClaimedJob, worker: string): Promise<void> {
+    const began = performance.now();
+    const claim: Claim = { checkReference: job.checkReference, leaseOwner: worker, attempts: job.attempts };
+    const lease = keepLease(pool, claim, leaseMs, logger);
+    // Aborted when the runner stops or the lease is lost. A controller of its own, held by the
+    // listeners on both sources, rather than AbortSignal.any: a dependent signal is only weakly
+    // held by its sources, and a wait that nothing else references could lose its abort.
+    const aborting = new AbortController();
+    const abort = () => aborting.abort();
+    stopping.signal.addEventListener('abort', abort, { once: true });
+    lease.lost.addEventListener('abort', abort, { once: true });
+    if (stopping.signal.aborted || lease.lost.aborted) abort();
+    const signal = aborting.signal;
+    const base = { checkReference: job.checkReference, attempt: job.attempts, worker };
+    let startAppended = false;
+    let prepareMs: number | undefined;
+    try {
+      const loaded = await loadCase(store, job.caseReference);
+      const check = loaded.state ? findCheck(loaded.state, job.checkReference) : undefined;
+      if (!loaded.state || !check) {
+        await markJobDone(pool, claim, 'no such check on the case stream');
+        report({
+          ...base,
+          outcome: 'already_ended',
+          durationMs: performance.now() - began,
+          error: 'no such check',
+        });
+        return;
+      }
+      if (check.lifecycleStatus === 'completed' || check.lifecycleStatus === 'failed') {
+        await markJobDone(pool, claim);
+        report({ ...base, outcome: 'already_ended', durationMs: performance.now() - began });
+        return;
+      }
+      if (job.attempts > attemptsAllowed) {
+        // The last allowed attempt ended with its worker (the lease expired): do not try again.
+        const failureReason = workerLostReason(attemptsAllowed);
+        const outcome = await failCheck(job, claim, failureReason);
+        report({ ...base, outcome, durationMs: performance.now() - began, failureReason });
+        return;
+      }
+
+      if (signal.aborted) throw new WaitAbortedError('aborted');
+      const preparing = performance.now();
+      const preparation = await screen({ state: loaded.state, check, signal });
+      prepareMs = performance.now() - preparing;
+      if (preparation.kind === 'refused') {
+        const { failureReason } = preparation;
+        const outcome = await failCheck(job, claim, failureReason);
+        report({ ...base, outcome, durationMs: performance.now() - began, prepareMs, failureReason });
+        return;
+      }
+      if (signal.aborted) throw new WaitAbortedError('aborted');
+
+      const started = await append(
+        job,
+        {
+          type: 'StartCheck',
+          checkReference: job.checkReference,
+          attempt: job.attempts,
+          worker,
+          now: nowIso(),
+        },
+        startedEventIds(job.checkReference, job.attempts),
+      );
+      startAppended = true;
+      if (!started.ok) {
+        // Ended meanwhile (another worker, after this one's lease was taken over).
+        await markJobDone(pool, claim);
+        report({ ...base, outcome: 'already_ended', durationMs: performance.now() - began });
+        return;
+      }
+      const result = preparation.run();
+      const completed = await append(
+        job,
+        {
+          type: 'CompleteCheck',
+          checkReference: job.checkReference,
+          attempt: job.attempts,
+          ...result,
+          now: nowIso(),
+        },
+        completedEventIds(job.checkReference),
+      );
+      await markJobDone(pool, claim, completed.ok ? null : completed.rejection.message);
+      report({
+        ...base,
+        outcome: completed.ok && !completed.alreadyApplied ? 'completed' : 'already_ended',
+        durationMs: performance.now() - began,
+        prepareMs,
+        matchCount: result.matches.length,
+      });
+    } catch (error) {
+      await handleError(job, claim, error, { base, began, prepareMs, startAppended, signal });
+    } finally {
+      lease.stop();
+      stopping.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  async function handleError(
+    job: ClaimedJob,
+    claim: Claim,
+    error: unknown,
+    context: {
+      base: Pick<JobReport, 'checkReference' | 'attempt' | 'worker'>;
+      began: number;
+      prepareMs: number | undefined;
+      startAppended: boolean;
+      signal: AbortSignal;
+    },
+  ): Promise<void> {
+    const { base, began } = context;
+    const durationMs = () => performance.now() - began;
+    const text = describeError(error);
+    try {
+      if (error instanceof WaitAbortedError || context.signal.aborted) {
+        if (!stopping.signal.aborted) {
+          report({ ...base, outcome: 'lease_lost', durationMs: durationMs(), error: text });
+          return;
+        }
+        // Stopping while it waited for the index: nothing was written for this attempt.
+        if (!context.startAppended && (await releaseJob(pool, claim))) {
+          report({ ...base, outcome: 'released', durationMs: durationMs() });
+          return;
+        }
+      }
+      const step = nextRetry(job.attempts, retryDelaysMs);
+      if (step.kind === 'retry') {
+        await retryJobLater(pool, claim, step.delayMs, `attempt ${job.attempts}: ${text}`);
+        report({ ...base, outcome: 'retry', durationMs: durationMs(), error: text });
+        return;
+      }
+      const failureReason = screeningErrorReason(error, job.attempts);
+      const outcome = await failCheck(job, claim, failureReason);
+      logger.error({ ...base, error: text }, 'check failed after its last attempt');
+      report({ ...base, outcome, durationMs: durationMs(), failureReason, error: text });
+    } catch (bookkeeping) {
+      // The database is likely down: the lease runs out and another attempt takes over. A check
+      // whose outcome could not be appended even after the extra attempts (its case stream cannot
+      // be read or written, the database answering otherwise) is set aside for an operator.
+      const detail = `${text}; then: ${describeError(bookkeeping)}`;
+      if (job.attempts >= attemptsAllowed + EXTRA_ATTEMPTS_TO_RECORD_FAILURE) {
+        await markJobDone(pool, claim, `gave up: the outcome could not be recorded: ${detail}`).catch(
+          () => {},
+        );
+        logger.error({ ...base, error: detail }, 'check set aside: its outcome could not be recorded');
+      }
+      report({ ...base, outcome: 'abandoned', durationMs: durationMs(), error: detail });
+    }
+  }
+
+  async function workerLoop(slot: number): Promise<void> {
+    const worker = `${name}/${slot}`;
+    while (!stopping.signal.aborted) {
+      const seen = doorbell.rung;
+      let job: ClaimedJob | undefined;
+      try {
+        job = await claimNextJob(pool, worker, leaseMs);
+      } catch (error) {
+        logger.warn({ worker, error: describeError(error) }, 'claiming a check job failed');
+        await sleep(pollIntervalMs, stopping.signal);
+        continue;
+      }
+      if (!job) {
+        await doorbell.wait(seen, pollIntervalMs, stopping.signal);
+        continue;
+      }
+      if (job.tookOver) {
+        logger.warn(
+          { checkReference: job.checkReference, attempt: job.attempts, worker },
+          'took over an expired lease',
+        );
+      }
+      await processJob(job, worker);
+    }
+  }
+
+  const loops = Array.from({ length: options.workers }, (_, slot) => workerLoop(slot));
+
+  return {
+    indexManager,
+    scheduler,
+    wake: () => doorbell.ring(),
+    onJob(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async stop() {
+      stopping.abort();
+      await Promise.all(loops);
+      await scheduler?.stop();
+      indexManager.close();
+    },
+  };
+}

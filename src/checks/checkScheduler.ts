@@ -1,0 +1,39 @@
+import { CASE_CATEGORY, type CaseCreated } from '../cases/caseEvents.js';
+import type { RecordedEvent } from '../eventStore/eventStore.js';
+import type { SubscriptionHandler } from '../subscriptions/handler.js';
+import { insertJobs, type NewCheckJob } from './checkJobs.js';
+
+/**
+ * The check scheduler: a reactor on the case category that queues one `check_jobs` row per check
+ * of each CaseCreated. The rows are written through the runner's transaction, the one that moves the
+ * subscription's checkpoint, so each check is queued exactly once; a batch seen again (after a crash
+ * before its commit) finds its rows there and inserts nothing (ON CONFLICT DO NOTHING). It is a
+ * subscription of its own, so rebuilding a projection never queues a check again.
+ */
+export const CHECK_SCHEDULER_SUBSCRIPTION_ID = 'reactor:check_scheduler';
+
+/** The jobs of the CaseCreated events among `events`, in feed order. */
+export function jobsOf(events: readonly RecordedEvent[]): NewCheckJob[] {
+  return events
+    .filter(
+      (event): event is RecordedEvent<'CaseCreated', CaseCreated['data']> => event.type === 'CaseCreated',
+    )
+    .flatMap(({ data }) =>
+      data.checks.map((check) => ({
+        checkReference: check.checkReference,
+        caseReference: data.caseReference,
+        accountId: data.accountId,
+        checkType: check.type,
+      })),
+    );
+}
+
+export function checkSchedulerHandler(): SubscriptionHandler {
+  return {
+    subscriptionId: CHECK_SCHEDULER_SUBSCRIPTION_ID,
+    categories: [CASE_CATEGORY],
+    async handle(events, tx) {
+      await insertJobs(tx, jobsOf(events));
+    },
+  };
+}
