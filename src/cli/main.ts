@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { registerCaseCommands } from './caseCommands.js';
 import { CliInputError, type CommandHost } from './commandSupport.js';
 import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';
@@ -80,6 +81,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerRequestLogCommands(program, host);
   registerSourceCommands(program, host);
   registerScreenCommands(program, host);
+  registerCaseCommands(program, host);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -245,7 +245,7 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
     // Checks run: nothing can be decided yet, so no final decision is offered even to this key.
     expect(data.allowed_actions).toEqual(['add_material', 'review_matches', 'decide_check']);
     expect(data.allowed_actions).not.toContain('record_case_decision');
-    expect(data.recommended_next_actions).toEqual(['review_matches', 'wait_for_checks']);
+    expect(data.recommended_next_actions).toEqual(['wait_for_checks', 'review_matches']);
 
     const checks = data.checks!;
     expect(
@@ -312,14 +312,11 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
       recommended_next_actions: null,
     });
 
-    // With matches to look at, the agent is told to escalate, at case and at check level.
+    // With matches to look at, the agent is told to escalate at check level; the case waits for
+    // its other check first (nothing is up for a person's decision while checks run).
     const { ref: reviewed, sanctions } = await caseUnderReview();
     const agentCase = (await get(`/v1/cases/${reviewed}`, keys.agent!)).body.data!;
-    expect(agentCase.recommended_next_actions).toEqual([
-      'review_matches',
-      'wait_for_checks',
-      'escalate_to_human',
-    ]);
+    expect(agentCase.recommended_next_actions).toEqual(['wait_for_checks', 'review_matches']);
     const agentCheck = (await get(`/v1/checks/${sanctions}`, keys.agent!)).body.data!;
     expect(agentCheck.recommended_next_actions).toEqual(['review_matches', 'escalate_to_human']);
     for (const body of [agentCase, agentCheck, ...(agentCase.checks ?? [])]) {

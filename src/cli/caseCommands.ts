@@ -1,0 +1,605 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { MAX_ATTACHMENT_BYTES, saveAttachmentFile } from '../cases/attachmentFiles.js';
+import type { CaseCommand, Rejection } from '../cases/caseDecide.js';
+import type { Actor } from '../cases/caseEvents.js';
+import { caseEventResources } from '../cases/caseEventView.js';
+import { loadCase, runCaseCommand } from '../cases/caseRepository.js';
+import { type CaseState, foldCase } from '../cases/caseState.js';
+import { attachmentId, CASE_REFERENCE, materialId } from '../cases/references.js';
+import { historyEntry, historyTable, stateJson, stateText } from './caseView.js';
+import { findGroupAccount, findUser, groupMemberIds, humanActor } from './caseWorkspace.js';
+import {
+  CliInputError,
+  type CommandHost,
+  isoDateTimeInput,
+  parseInput,
+  uuidInput,
+  writeJson,
+} from './commandSupport.js';
+import type { CliContext } from './context.js';
+import type { CliIo } from './io.js';
+
+/**
+ * `casescreen cases ...`: the audit history of a case (`history`, `show`), rebuilt from its stream
+ * alone, and the workspace operations a person of the account performs on a case (`move`,
+ * `assign`, `collaborators`, `set-external-reference`, `draft-decision`, `decision-reason`,
+ * `attach`). Each operation appends through the case's own rules (runCaseCommand) with fresh event
+ * ids, as the named user (actor type `human`). See docs/case-events-and-cli.md.
+ */
+
+const json = z.boolean().optional();
+const caseReference = z
+  .string()
+  .regex(CASE_REFERENCE, 'must be a case reference: three capital letters and six digits, e.g. ABC123456');
+const user = uuidInput;
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const LABELS = { caseReference: '<case_reference>', userIds: '<user_ids...>' };
+
+const FINAL_DECISIONS = ['pass', 'conditional_pass', 'fail'] as const;
+
+const historyInput = z.object({ caseReference, asOf: isoDateTimeInput.optional(), json });
+const showInput = z.object({ caseReference, json });
+const moveInput = z.object({ caseReference, group: uuidInput, user, json });
+const assignInput = z
+  .object({ caseReference, owner: z.union([z.string(), z.literal(false)]).optional(), user, json })
+  .superRefine((input, ctx) => {
+    if (input.owner === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['owner'], message: 'give --owner <user id> or --no-owner' });
+    } else if (input.owner !== false && !uuidInput.safeParse(input.owner).success) {
+      ctx.addIssue({ code: 'custom', path: ['owner'], message: 'must be a UUID' });
+    }
+  });
+const collaboratorsInput = z.object({
+  caseReference,
+  userIds: z.array(uuidInput).min(1, 'name at least one user').max(50, 'at most 50 users at a time'),
+  user,
+  json,
+});
+const externalReferenceInput = z
+  .object({ caseReference, value: text(200).optional(), clear: z.boolean().optional(), user, json })
+  .superRefine((input, ctx) => {
+    if ((input.value === undefined) === !input.clear) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['value'],
+        message: 'give either --value <text> or --clear, not both',
+      });
+    }
+  });
+const draftInput = z.object({
+  caseReference,
+  decision: z.enum(FINAL_DECISIONS, `must be one of ${FINAL_DECISIONS.join(', ')}`),
+  notes: z.string().trim().max(4000, 'must be at most 4000 characters').optional(),
+  user,
+  json,
+});
+const reasonInput = z.object({ caseReference, reason: text(4000), user, json });
+const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[^\s;=]+=[^;]+)*$/i;
+const attachInput = z.object({
+  caseReference,
+  file: z.string().min(1, 'must not be empty'),
+  title: text(160),
+  note: z.string().trim().max(4000, 'must be at most 4000 characters').optional(),
+  contentType: z
+    .string()
+    .trim()
+    .max(255, 'must be at most 255 characters')
+    .regex(CONTENT_TYPE, 'must be a media type such as application/pdf')
+    .optional(),
+  user,
+  json,
+});
+
+/** `cases history|show|move|assign|collaborators|set-external-reference|draft-decision|decision-reason|attach`. */
+export function registerCaseCommands(program: Command, { io, inContext }: CommandHost): void {
+  const cases = program
+    .command('cases')
+    .description('Cases: audit history, current state, and workspace operations as a user of the account');
+
+  cases
+    .command('history')
+    .description(
+      'Every event of the case stream (audit-only ones included) and the case as it stood, rebuilt from the stream',
+    )
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .option(
+      '--as-of <time>',
+      'ISO 8601 time: only events recorded at or before it, and the case as it was then',
+    )
+    .option('--json', 'print {caseReference, asOf, eventCount, laterEventCount, events, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(historyInput, { ...options, caseReference: reference }, LABELS);
+      await inContext((context) => caseHistory(context, io, input));
+    });
+
+  cases
+    .command('show')
+    .description('The case as it stands now, rebuilt from its stream')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .option('--json', 'print {caseReference, revision, case, decisionDraft, decisionReason}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(showInput, { ...options, caseReference: reference }, LABELS);
+      await inContext((context) => caseHistory(context, io, { ...input, events: false }));
+    });
+
+  cases
+    .command('move')
+    .description('Move the case to another group of its account (case_group_changed)')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .requiredOption('--group <id>', 'the new group; its members must include the owner and collaborators')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(moveInput, { ...options, caseReference: reference }, LABELS);
+      await inContext((context) =>
+        operate(context, io, input, async ({ state, actor }) => {
+          if (input.group.toLowerCase() === state.groupId.toLowerCase()) {
+            return { unchanged: `case ${state.caseReference} is already in group ${state.groupId}` };
+          }
+          const account = await findGroupAccount(context.pool, input.group);
+          if (account === undefined) return { error: `no group ${input.group}` };
+          if (account !== state.accountId) {
+            return { error: `group ${input.group} is not a group of account ${state.accountId}` };
+          }
+          return {
+            command: {
+              type: 'ChangeGroup',
+              groupId: input.group,
+              groupMemberIds: await groupMemberIds(context.pool, input.group),
+              actor,
+              now: now(),
+            },
+          };
+        }),
+      );
+    });
+
+  cases
+    .command('assign')
+    .description('Set or remove the case owner, a member of the case group (case_owner_changed)')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .option('--owner <id>', 'the new owner')
+    .option('--no-owner', 'remove the owner')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(assignInput, { ...options, caseReference: reference }, LABELS);
+      const owner = input.owner === false || input.owner === undefined ? null : input.owner.toLowerCase();
+      await inContext((context) =>
+        operate(context, io, input, async ({ state, actor }) => {
+          if (owner === (state.ownerUserId?.toLowerCase() ?? null)) {
+            return {
+              unchanged: owner
+                ? `${owner} already owns case ${state.caseReference}`
+                : `case ${state.caseReference} has no owner`,
+            };
+          }
+          return {
+            command: {
+              type: 'ChangeOwner',
+              ownerUserId: owner,
+              groupMemberIds: await groupMemberIds(context.pool, state.groupId),
+              actor,
+              now: now(),
+            },
+          };
+        }),
+      );
+    });
+
+  const collaborators = cases
+    .command('collaborators')
+    .description('Add or remove case collaborators, members of the case group');
+  collaborators
+    .command('add')
+    .description('Add collaborators (case_collaborators_added)')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .argument('<user_ids...>', 'users to add')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, userIds: string[], options) => {
+      const input = parseInput(collaboratorsInput, { ...options, caseReference: reference, userIds }, LABELS);
+      const ids = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
+      await inContext((context) =>
+        operate(context, io, input, async ({ state, actor }) => {
+          const current = new Set(state.collaboratorUserIds.map((id) => id.toLowerCase()));
+          const added = ids.filter((id) => !current.has(id));
+          if (added.length === 0) {
+            return { unchanged: `every one of them already collaborates on case ${state.caseReference}` };
+          }
+          return {
+            command: {
+              type: 'AddCollaborators',
+              userIds: added,
+              groupMemberIds: await groupMemberIds(context.pool, state.groupId),
+              actor,
+              now: now(),
+            },
+          };
+        }),
+      );
+    });
+  collaborators
+    .command('remove')
+    .description('Remove collaborators (case_collaborators_removed)')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .argument('<user_ids...>', 'users to remove')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, userIds: string[], options) => {
+      const input = parseInput(collaboratorsInput, { ...options, caseReference: reference, userIds }, LABELS);
+      const ids = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
+      await inContext((context) =>
+        operate(context, io, input, async ({ state, actor }) => {
+          // The ids as the case holds them: the rule matches them exactly.
+          const removed = state.collaboratorUserIds.filter((id) => ids.includes(id.toLowerCase()));
+          if (removed.length === 0) {
+            return { unchanged: `none of them collaborates on case ${state.caseReference}` };
+          }
+          return { command: { type: 'RemoveCollaborators', userIds: removed, actor, now: now() } };
+        }),
+      );
+    });
+
+  cases
+    .command('set-external-reference')
+    .description("Set or clear the case's external reference (case_external_reference_updated)")
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .option('--value <text>', 'the new external reference, at most 200 characters')
+    .option('--clear', 'remove the external reference')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(externalReferenceInput, { ...options, caseReference: reference }, LABELS);
+      const value = input.clear ? null : (input.value ?? null);
+      await inContext((context) =>
+        operate(context, io, input, async ({ state, actor }) => {
+          if (value === state.externalReference) {
+            return {
+              unchanged:
+                value === null
+                  ? `case ${state.caseReference} has no external reference`
+                  : `the external reference of case ${state.caseReference} is already "${value}"`,
+            };
+          }
+          return {
+            command: { type: 'UpdateExternalReference', externalReference: value, actor, now: now() },
+          };
+        }),
+      );
+    });
+
+  cases
+    .command('draft-decision')
+    .description('Save a draft of the case decision; the case stays pending (case_decision_draft_saved)')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .requiredOption('--decision <decision>', FINAL_DECISIONS.join(', '))
+    .option('--notes <text>', 'draft decision notes, at most 4000 characters')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(draftInput, { ...options, caseReference: reference }, LABELS);
+      await inContext((context) =>
+        operate(context, io, input, async ({ actor }) => ({
+          command: {
+            type: 'SaveDecisionDraft',
+            decision: input.decision,
+            notes: input.notes || null,
+            actor,
+            now: now(),
+          },
+        })),
+      );
+    });
+
+  cases
+    .command('decision-reason')
+    .description('Save the reasoning behind the case decision (case_decision_reason_saved)')
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .requiredOption('--reason <text>', 'at most 4000 characters')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(reasonInput, { ...options, caseReference: reference }, LABELS);
+      await inContext((context) =>
+        operate(context, io, input, async ({ actor }) => ({
+          command: { type: 'SaveDecisionReason', reason: input.reason, actor, now: now() },
+        })),
+      );
+    });
+
+  cases
+    .command('attach')
+    .description(
+      'Store a file (at most 10 MiB) and add it to the case as a file material (case_attachment_added)',
+    )
+    .argument('<case_reference>', 'e.g. ABC123456')
+    .requiredOption('--file <path>', 'the file to store')
+    .requiredOption('--title <title>', 'material title, 1 to 160 characters')
+    .option('--note <text>', 'material note, at most 4000 characters')
+    .option('--content-type <type>', 'media type; guessed from the file extension when omitted')
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', 'print {caseReference, outcome, events, attachment, revision, case, ...}')
+    .action(async (reference: string, options) => {
+      const input = parseInput(attachInput, { ...options, caseReference: reference }, LABELS);
+      const content = await readAttachment(input.file);
+      const filename = path.basename(input.file);
+      if (filename.length > 255)
+        throw new CliInputError('--file: the file name must be at most 255 characters');
+      const contentType = input.contentType ?? guessContentType(filename);
+      await inContext((context) =>
+        operate(context, io, input, async ({ state, actor, eventId }) => {
+          const material = materialId(eventId(0));
+          // The bytes first: once the event exists, its file must too. A crash before the append
+          // leaves a row no event names, which nothing reads.
+          const file = await saveAttachmentFile(context.pool, {
+            attachmentId: attachmentId(material, 0),
+            caseReference: state.caseReference,
+            filename,
+            contentType,
+            content,
+          });
+          return {
+            command: {
+              type: 'AddMaterial',
+              materialId: material,
+              title: input.title,
+              note: input.note || null,
+              url: null,
+              attachments: [
+                {
+                  attachmentId: file.attachmentId,
+                  filename: file.filename,
+                  contentType: file.contentType,
+                  byteSize: file.byteSize,
+                  sha256: file.sha256,
+                },
+              ],
+              actor,
+              now: now(),
+            },
+            report: {
+              attachment: {
+                attachmentId: file.attachmentId,
+                filename: file.filename,
+                contentType: file.contentType,
+                byteSize: file.byteSize,
+                sha256: file.sha256,
+              },
+            },
+          };
+        }),
+      );
+    });
+}
+
+const now = () => new Date().toISOString();
+
+// ---- history and show ----------------------------------------------------------------------
+
+async function caseHistory(
+  context: CliContext,
+  io: CliIo,
+  input: { caseReference: string; asOf?: Date | undefined; json?: boolean | undefined; events?: boolean },
+): Promise<number> {
+  const { events: stored } = await loadCase(context.store, input.caseReference);
+  if (stored.length === 0) {
+    io.stderr.write(`error: no case ${input.caseReference}\n`);
+    return 1;
+  }
+  // The case at a time is the longest prefix of its stream recorded by then: revisions are
+  // appended in order, so a prefix is a state the case really had.
+  const asOf = input.asOf;
+  const cut = asOf ? stored.findIndex((event) => event.recordedAt.getTime() > asOf.getTime()) : -1;
+  const shown = cut === -1 ? stored : stored.slice(0, cut);
+  if (shown.length === 0) {
+    io.stderr.write(
+      `error: case ${input.caseReference} did not exist yet at ${asOf!.toISOString()}; it was created at ${stored[0]!.recordedAt.toISOString()}\n`,
+    );
+    return 1;
+  }
+  const state = foldCase(shown.map((event) => event.event))!;
+  const withEvents = input.events ?? true;
+  const entries = shown.map(historyEntry);
+  if (input.json) {
+    writeJson(io, {
+      caseReference: input.caseReference,
+      ...(withEvents
+        ? {
+            asOf: asOf?.toISOString() ?? null,
+            eventCount: stored.length,
+            laterEventCount: stored.length - shown.length,
+            events: entries,
+          }
+        : {}),
+      ...stateJson(state),
+    });
+    return 0;
+  }
+  if (withEvents) {
+    const later = stored.length - shown.length;
+    io.stdout.write(
+      asOf
+        ? `History of case ${input.caseReference} as of ${asOf.toISOString()}: ${shown.length} event(s)${later > 0 ? `, ${later} more recorded later and not shown` : ''}\n`
+        : `History of case ${input.caseReference}: ${shown.length} event(s)\n`,
+    );
+    io.stdout.write(historyTable(entries));
+    io.stdout.write(asOf ? `\nThe case as of ${asOf.toISOString()}:\n` : '\nThe case now:\n');
+  }
+  io.stdout.write(stateText(state));
+  return 0;
+}
+
+// ---- operations ------------------------------------------------------------------------------
+
+type Built =
+  | { command: CaseCommand; report?: Record<string, unknown> }
+  | { unchanged: string }
+  | { error: string };
+
+interface OperationContext {
+  state: CaseState;
+  actor: Actor;
+  /** The id of the i-th event the command appends: fresh for this run, the same on its retries. */
+  eventId: (index: number) => string;
+}
+
+/**
+ * One operator operation: the case must exist and the acting user must belong to its account;
+ * `build` looks up what the rule needs and makes the command; runCaseCommand decides and appends.
+ * A rejection by the case's rules is exit 1 with their message.
+ */
+async function operate(
+  context: CliContext,
+  io: CliIo,
+  input: { caseReference: string; user: string; json?: boolean | undefined },
+  build: (operation: OperationContext) => Promise<Built>,
+): Promise<number> {
+  const { state } = await loadCase(context.store, input.caseReference);
+  if (!state) {
+    io.stderr.write(`error: no case ${input.caseReference}\n`);
+    return 1;
+  }
+  const acting = await findUser(context.pool, input.user);
+  if (!acting) {
+    io.stderr.write(`error: no user ${input.user}\n`);
+    return 1;
+  }
+  if (acting.accountId !== state.accountId) {
+    io.stderr.write(
+      `error: user ${acting.id} is not a user of account ${state.accountId}, which case ${state.caseReference} belongs to\n`,
+    );
+    return 1;
+  }
+  const ids: string[] = [];
+  const eventId = (index: number) => {
+    ids[index] ??= randomUUID();
+    return ids[index];
+  };
+  const built = await build({ state, actor: humanActor(acting), eventId });
+  if ('error' in built) {
+    io.stderr.write(`error: ${built.error}\n`);
+    return 1;
+  }
+  if ('unchanged' in built) return reportUnchanged(io, input, state, built.unchanged);
+
+  const outcome = await runCaseCommand(context.store, state.caseReference, built.command, eventId);
+  if (!outcome.ok) {
+    io.stderr.write(rejectionText(outcome.rejection));
+    return 1;
+  }
+  if (outcome.appended.length === 0) return reportUnchanged(io, input, outcome.state, 'nothing to change');
+
+  // Read back what was appended, as the case-event API shows it, with its revision and time.
+  const after = await loadCase(context.store, state.caseReference);
+  const mine = new Set(ids);
+  const events = caseEventResources(after.events).filter((event) => mine.has(event.event_id));
+  const current = after.state ?? outcome.state;
+  if (input.json) {
+    writeJson(io, {
+      caseReference: state.caseReference,
+      outcome: 'recorded',
+      events,
+      ...built.report,
+      ...stateJson(current),
+    });
+    return 0;
+  }
+  for (const stored of after.events.filter((event) => mine.has(event.id))) {
+    const entry = historyEntry(stored);
+    io.stdout.write(
+      `Recorded ${entry.eventType ?? entry.type} on case ${state.caseReference} at revision ${entry.revision} (event ${entry.eventId}): ${entry.summary}\n`,
+    );
+  }
+  const attachment = built.report?.attachment as
+    | { attachmentId: string; sha256: string; byteSize: number }
+    | undefined;
+  if (attachment) {
+    io.stdout.write(
+      `Stored attachment ${attachment.attachmentId}: ${attachment.byteSize} bytes, sha256 ${attachment.sha256}\n`,
+    );
+  }
+  return 0;
+}
+
+function reportUnchanged(
+  io: CliIo,
+  input: { caseReference: string; json?: boolean | undefined },
+  state: CaseState,
+  reason: string,
+): number {
+  if (input.json) {
+    writeJson(io, {
+      caseReference: input.caseReference,
+      outcome: 'unchanged',
+      events: [],
+      ...stateJson(state),
+    });
+  } else {
+    io.stdout.write(`Nothing recorded: ${reason}\n`);
+  }
+  return 0;
+}
+
+function rejectionText(rejection: Rejection): string {
+  const details = Object.entries(rejection.details ?? {}).map(
+    ([key, value]) => `  ${key}: ${Array.isArray(value) ? value.join(', ') : String(value)}\n`,
+  );
+  return `error: ${rejection.message}\n${details.join('')}`;
+}
+
+// ---- files -----------------------------------------------------------------------------------
+
+/** The file's bytes, or exit 2: missing, not a file, empty, or over 10 MiB. */
+async function readAttachment(file: string): Promise<Buffer> {
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new CliInputError(`--file: ${file} is not a regular file`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof CliInputError) throw error;
+    throw new CliInputError(`--file: cannot read ${file}: ${(error as Error).message}`);
+  }
+  const tooLarge = (bytes: number) =>
+    new CliInputError(
+      `--file: ${file} is ${bytes} bytes; attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`,
+    );
+  if (size > MAX_ATTACHMENT_BYTES) throw tooLarge(size);
+  const content = await readFile(file);
+  if (content.length > MAX_ATTACHMENT_BYTES) throw tooLarge(content.length);
+  if (content.length === 0) throw new CliInputError(`--file: ${file} is empty`);
+  return content;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.eml': 'message/rfc822',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xls': 'application/vnd.ms-excel',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.zip': 'application/zip',
+};
+
+export function guessContentType(filename: string): string {
+  return CONTENT_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
+}
