@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import {
+  SANCTIONS as C1,
+  PEP as C2,
+  complete,
+  createCase,
+  decideCase,
+  decideCheck,
+  failCheck,
+  found,
+  key,
+  review,
+  run,
+  start,
+} from '../../test/support/caseBuilders.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import { type KeyGrant, SCOPES, type Scope } from '../workspace/keyPolicy.js';
 import { caseGuidance, checkBlockingItems, checkGuidance, requiresHumanReview } from './caseActions.js';
-import { type CaseCommand, decide, queuedChecks } from './caseDecide.js';
-import type { Actor, FinalDecision, FoundMatch, ReviewStatus } from './caseEvents.js';
-import { type CaseState, findCheck, foldCase, type MaybeCase } from './caseState.js';
-import { checkId, checkReference, matchId } from './references.js';
+import { type CaseState, findCheck } from './caseState.js';
 
-const CASE_REF = 'QRS654321';
-const C1 = checkReference(CASE_REF, 1);
-const C2 = checkReference(CASE_REF, 2);
-const GROUP = '6f1c2a9e-8a4b-4c1e-9f3e-0a1b2c3d4e5f';
-const NOW = '2026-06-09T10:00:00.000Z';
-const REVIEWER: Actor = { type: 'human', id: '33333333-3333-4333-8333-333333333333', displayName: 'Alice' };
-
-/** An API key: an API client with every scope and the final-decision permission unless told otherwise. */
-function key(fields: Partial<KeyGrant> = {}): KeyGrant {
-  return { scopes: [...SCOPES], actorType: 'api_client', finalDecision: true, groupIds: [GROUP], ...fields };
-}
 const CLIENT = key();
 const CLIENT_WITHOUT_FINAL = key({ finalDecision: false });
 const AGENT = key({ actorType: 'agent', finalDecision: false });
@@ -26,140 +26,49 @@ const AGENT_WITH_FINAL = key({ actorType: 'agent', finalDecision: true });
 const without = (...missing: Scope[]) => key({ scopes: SCOPES.filter((s) => !missing.includes(s)) });
 const NO_SCOPES = key({ scopes: [] });
 
-function found(check: string, entityId: string): FoundMatch {
-  return {
-    matchId: matchId(check, entityId),
-    rank: 1,
-    displayName: 'Party',
-    score: 0.8,
-    matchedEntityId: entityId,
-    matchType: 'name',
-    reason: {},
-    sources: [],
-    sourceRecordRef: null,
-    sourceSnapshotId: null,
-    supportingFields: {},
-    topics: [],
-    datasets: [],
-  };
-}
 const M1 = found(C1, 'ofac:1');
 const M2 = found(C1, 'un:2');
 const P1 = found(C2, 'pep:1');
 
-function run(state: MaybeCase, ...commands: CaseCommand[]): CaseState {
-  let current = state;
-  for (const command of commands) {
-    const decision = decide(command, current);
-    if (!decision.ok) throw new Error(`${command.type} refused: ${decision.rejection.message}`);
-    current = foldCase(decision.events, current);
-  }
-  return current!;
-}
-
-function created(types: CheckType[] = ['sanctions']): CaseState {
-  return run(null, {
-    type: 'CreateCase',
-    now: NOW,
-    groupMemberIds: [],
-    caseReference: CASE_REF,
-    accountId: '11111111-1111-4111-8111-111111111111',
-    groupId: GROUP,
-    subject: {
-      subjectReference: 'sub_0123456789abcdef01234567',
-      type: 'person',
-      displayName: 'Party',
-      countries: [],
-      birthDate: null,
-      externalReference: null,
-      metadata: {},
-    },
-    ownerUserId: null,
-    collaboratorUserIds: [],
-    externalReference: null,
-    notes: null,
-    metadata: {},
-    screeningProfileId: 'default',
-    checks: queuedChecks(CASE_REF, types, { reference: checkReference, id: checkId }),
-    monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-    actor: REVIEWER,
-  });
-}
-
-const start = (check: string): CaseCommand => ({
-  type: 'StartCheck',
-  checkReference: check,
-  attempt: 1,
-  worker: 'w',
-  now: NOW,
-});
-const complete = (check: string, ...matches: FoundMatch[]): CaseCommand => ({
-  type: 'CompleteCheck',
-  checkReference: check,
-  attempt: 1,
-  screeningProfileId: 'default',
-  threshold: 0.7,
-  snapshots: [],
-  matches,
-  now: NOW,
-});
-const fail = (check: string): CaseCommand => ({
-  type: 'FailCheck',
-  checkReference: check,
-  attempt: 3,
-  failureReason: 'source unavailable',
-  now: NOW,
-});
-const review = (match: FoundMatch, reviewStatus: ReviewStatus): CaseCommand => ({
-  type: 'ReviewMatch',
-  matchId: match.matchId,
-  reviewStatus,
-  note: null,
-  actor: REVIEWER,
-  now: NOW,
-});
-const decideCheck = (
-  check: string,
-  decision: FinalDecision,
-  notes: string | null = 'notes',
-): CaseCommand => ({
-  type: 'DecideCheck',
-  checkReference: check,
-  decision,
-  notes,
-  actor: REVIEWER,
-  now: NOW,
-});
-const decideCase = (decision: FinalDecision, notes: string | null = 'notes'): CaseCommand => ({
-  type: 'DecideCase',
-  decision,
-  notes,
-  actor: REVIEWER,
-  now: NOW,
-});
+const created = (types: CheckType[] = ['sanctions']): CaseState => run(null, createCase({}, types));
 
 /** The states of a one-check (sanctions) case. */
 const STATES = {
   queued: () => created(),
   running: () => run(created(), start(C1)),
-  failed: () => run(created(), start(C1), fail(C1)),
-  pendingMatches: () => run(created(), complete(C1, M1, M2)),
+  failed: () => run(created(), start(C1), failCheck(C1)),
+  pendingMatches: () => run(created(), complete(C1, [M1, M2])),
   reviewedUndecided: () =>
-    run(created(), complete(C1, M1, M2), review(M1, 'not_relevant'), review(M2, 'not_relevant')),
+    run(
+      created(),
+      complete(C1, [M1, M2]),
+      review(M1.matchId, 'not_relevant'),
+      review(M2.matchId, 'not_relevant'),
+    ),
   confirmedUndecided: () =>
-    run(created(), complete(C1, M1, M2), review(M1, 'confirmed_match'), review(M2, 'not_relevant')),
+    run(
+      created(),
+      complete(C1, [M1, M2]),
+      review(M1.matchId, 'confirmed_match'),
+      review(M2.matchId, 'not_relevant'),
+    ),
   multipleConfirmed: () =>
-    run(created(), complete(C1, M1, M2), review(M1, 'confirmed_match'), review(M2, 'confirmed_match')),
+    run(
+      created(),
+      complete(C1, [M1, M2]),
+      review(M1.matchId, 'confirmed_match'),
+      review(M2.matchId, 'confirmed_match'),
+    ),
   noMatches: () => run(created(), complete(C1)),
   dismissedAndPassed: () =>
     run(
       created(),
-      complete(C1, M1, M2),
-      review(M1, 'not_relevant'),
-      review(M2, 'not_relevant'),
-      decideCheck(C1, 'pass', null),
+      complete(C1, [M1, M2]),
+      review(M1.matchId, 'not_relevant'),
+      review(M2.matchId, 'not_relevant'),
+      decideCheck(C1, 'pass'),
     ),
-  caseDecided: () => run(created(), complete(C1), decideCase('pass', null)),
+  caseDecided: () => run(created(), complete(C1), decideCase('pass')),
 };
 
 const allowed = (state: CaseState, k: KeyGrant) => [...caseGuidance(state, k).allowedActions].sort();
@@ -299,11 +208,11 @@ describe('caseGuidance: recommended_next_actions', () => {
   it('asks for the check decision again after a changed review reopened the case', () => {
     const state = run(
       created(),
-      complete(C1, M1),
-      review(M1, 'confirmed_match'),
-      decideCheck(C1, 'fail'),
-      decideCase('fail'),
-      review(M1, 'not_relevant'),
+      complete(C1, [M1]),
+      review(M1.matchId, 'confirmed_match'),
+      decideCheck(C1, 'fail', 'notes'),
+      decideCase('fail', 'notes'),
+      review(M1.matchId, 'not_relevant'),
     );
     // The review withdrew the check decision and reopened the case.
     expect(state.decision).toBe('pending_decision');
@@ -311,7 +220,7 @@ describe('caseGuidance: recommended_next_actions', () => {
   });
 
   it('lists each action once across checks', () => {
-    const state = run(created(['sanctions', 'pep']), complete(C1, M1), complete(C2, P1));
+    const state = run(created(['sanctions', 'pep']), complete(C1, [M1]), complete(C2, [P1]));
     expect(recommended(state, CLIENT)).toEqual(['review_matches']);
   });
 });
@@ -319,7 +228,7 @@ describe('caseGuidance: recommended_next_actions', () => {
 describe('caseGuidance: recommendation order', () => {
   it('lists the actions in the vocabulary order, whichever check each comes from', () => {
     // Check 1 has pending matches, check 2 failed: the failure is investigated first.
-    const state = run(created(['sanctions', 'pep']), complete(C1, M1), start(C2), fail(C2));
+    const state = run(created(['sanctions', 'pep']), complete(C1, [M1]), start(C2), failCheck(C2));
     expect(recommended(state, CLIENT)).toEqual(['investigate_failed_check', 'review_matches']);
   });
 });
@@ -364,14 +273,20 @@ describe('requiresHumanReview', () => {
     ['a match is confirmed', STATES.confirmedUndecided],
     [
       'a match is confirmed and the check passed',
-      () => run(STATES.confirmedUndecided(), decideCheck(C1, 'pass')),
+      () => run(STATES.confirmedUndecided(), decideCheck(C1, 'pass', 'notes')),
     ],
-    ['a check without matches was decided fail', () => run(STATES.noMatches(), decideCheck(C1, 'fail'))],
+    [
+      'a check without matches was decided fail',
+      () => run(STATES.noMatches(), decideCheck(C1, 'fail', 'notes')),
+    ],
     [
       'a check without matches was decided conditional_pass',
-      () => run(STATES.noMatches(), decideCheck(C1, 'conditional_pass')),
+      () => run(STATES.noMatches(), decideCheck(C1, 'conditional_pass', 'notes')),
     ],
-    ['dismissed matches, check decided fail', () => run(STATES.reviewedUndecided(), decideCheck(C1, 'fail'))],
+    [
+      'dismissed matches, check decided fail',
+      () => run(STATES.reviewedUndecided(), decideCheck(C1, 'fail', 'notes')),
+    ],
     ['one check clean, the other still queued', () => run(created(['sanctions', 'pep']), complete(C1))],
   ])('is true when %s', (_name, state) => {
     expect(requiresHumanReview(state())).toBe(true);
@@ -399,7 +314,7 @@ describe('checkBlockingItems', () => {
       `match_pending_review:${M1.matchId}`,
       `match_pending_review:${M2.matchId}`,
     ]);
-    const one = run(STATES.pendingMatches(), review(M1, 'confirmed_match'));
+    const one = run(STATES.pendingMatches(), review(M1.matchId, 'confirmed_match'));
     expect(checkBlockingItems(findCheck(one, C1)!)).toEqual([`match_pending_review:${M2.matchId}`]);
   });
 

@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckType } from '../screening/checkTypes.js';
+import {
+  ALICE,
+  addMaterial,
+  BOB,
+  CASE_REF,
+  CLIENT,
+  complete,
+  createCase,
+  decideCase,
+  decideCheck,
+  failCheck,
+  found,
+  GROUP_A,
+  GROUP_B,
+  NOW,
+  OWNER,
+  PEP,
+  REVIEWER,
+  review,
+  run,
+  SANCTIONS,
+  start,
+} from '../../test/support/caseBuilders.js';
 import {
   type CaseCommand,
   caseDecisionBlockers,
@@ -12,143 +34,17 @@ import {
   materialTypeOf,
   queuedChecks,
 } from './caseDecide.js';
-import type { Actor, CaseEvent, FinalDecision, FoundMatch, ReviewStatus } from './caseEvents.js';
-import { type CaseState, findCheck, foldCase, type MaybeCase } from './caseState.js';
+import type { CaseEvent, FoundMatch } from './caseEvents.js';
+import { findCheck } from './caseState.js';
 import { checkId, checkReference, matchId } from './references.js';
 
-const CASE_REF = 'ABC123456';
-const SANCTIONS = checkReference(CASE_REF, 1);
-const PEP = checkReference(CASE_REF, 2);
-const ACCOUNT = '11111111-1111-4111-8111-111111111111';
-const GROUP_A = '6f1c2a9e-8a4b-4c1e-9f3e-0a1b2c3d4e5f';
-const GROUP_B = '0b0c0d0e-1111-4222-8333-444455556666';
-const NOW = '2026-06-09T10:00:00.000Z';
-
-/** The n-th user id: a valid UUID. */
+/** The n-th other user id: a valid UUID. */
 const user = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const OWNER = user(1);
-const ALICE = user(2);
-const BOB = user(3);
 const CAROL = user(4);
-
-const CLIENT: Actor = { type: 'api_client', id: '55555555-5555-4555-8555-555555555555', displayName: 'CRM' };
-const REVIEWER: Actor = { type: 'human', id: ALICE, displayName: 'Alice Reviewer' };
-
-type Create = Extract<CaseCommand, { type: 'CreateCase' }>;
-
-/** A CreateCase command for a person, one check per type, its owner and collaborator members of GROUP_A. */
-function createCase(fields: Partial<Create> = {}, types: CheckType[] = ['sanctions', 'pep']): Create {
-  return {
-    type: 'CreateCase',
-    now: NOW,
-    groupMemberIds: [OWNER, ALICE, BOB],
-    caseReference: CASE_REF,
-    accountId: ACCOUNT,
-    groupId: GROUP_A,
-    subject: {
-      subjectReference: 'sub_0123456789abcdef01234567',
-      type: 'person',
-      displayName: 'Viktor Yanukovych',
-      countries: ['UA'],
-      birthDate: { year: 1950 },
-      externalReference: null,
-      metadata: {},
-    },
-    ownerUserId: OWNER,
-    collaboratorUserIds: [ALICE],
-    externalReference: null,
-    notes: null,
-    metadata: {},
-    screeningProfileId: 'default',
-    checks: queuedChecks(CASE_REF, types, { reference: checkReference, id: checkId }),
-    monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-    actor: CLIENT,
-    ...fields,
-  };
-}
-
-function found(check: string, entityId: string, fields: Partial<FoundMatch> = {}): FoundMatch {
-  return {
-    matchId: matchId(check, entityId),
-    rank: 1,
-    displayName: 'Viktor Yanukovych',
-    score: 0.9,
-    matchedEntityId: entityId,
-    matchType: 'name',
-    reason: {},
-    sources: [],
-    sourceRecordRef: null,
-    sourceSnapshotId: 'snap-1',
-    supportingFields: {},
-    topics: ['sanction'],
-    datasets: ['us_ofac_sdn'],
-    ...fields,
-  };
-}
 
 const M1 = found(SANCTIONS, 'ofac:1');
 const M2 = found(SANCTIONS, 'un:7', { rank: 2 });
 const M3 = found(SANCTIONS, 'eu:3', { rank: 3 });
-
-const start = (check: string, attempt = 1): CaseCommand => ({
-  type: 'StartCheck',
-  checkReference: check,
-  attempt,
-  worker: 'worker-1',
-  now: NOW,
-});
-const complete = (check: string, matches: FoundMatch[] = []): CaseCommand => ({
-  type: 'CompleteCheck',
-  checkReference: check,
-  attempt: 1,
-  screeningProfileId: 'default',
-  threshold: 0.7,
-  snapshots: [{ id: 'snap-1', dataset: 'us_ofac_sdn', version: 1 }],
-  matches,
-  now: NOW,
-});
-const failCheck = (check: string, failureReason = 'source snapshot stale'): CaseCommand => ({
-  type: 'FailCheck',
-  checkReference: check,
-  attempt: 3,
-  failureReason,
-  now: NOW,
-});
-const review = (match: string, reviewStatus: ReviewStatus, note: string | null = null): CaseCommand => ({
-  type: 'ReviewMatch',
-  matchId: match,
-  reviewStatus,
-  note,
-  actor: REVIEWER,
-  now: NOW,
-});
-const decideCheck = (check: string, decision: FinalDecision, notes: string | null = null): CaseCommand => ({
-  type: 'DecideCheck',
-  checkReference: check,
-  decision,
-  notes,
-  actor: REVIEWER,
-  now: NOW,
-});
-const decideCase = (decision: FinalDecision, notes: string | null = null): CaseCommand => ({
-  type: 'DecideCase',
-  decision,
-  notes,
-  actor: CLIENT,
-  now: NOW,
-});
-
-/** Runs commands from `state`, each of which must be accepted. */
-function run(state: MaybeCase, ...commands: CaseCommand[]): CaseState {
-  let current = state;
-  for (const command of commands) {
-    const decision = decide(command, current);
-    if (!decision.ok) throw new Error(`${command.type} refused: ${decision.rejection.message}`);
-    current = foldCase(decision.events, current);
-  }
-  if (current === null) throw new Error('no case');
-  return current;
-}
 
 function events(decision: Decision): CaseEvent[] {
   if (!decision.ok) throw new Error(`refused: ${decision.rejection.message}`);
@@ -711,22 +607,19 @@ describe('caseDecisionBlockers and caseNotesRequirement', () => {
 });
 
 describe('decide: AddMaterial', () => {
-  const add = (note: string | null, url: string | null, attachments = 0): CaseCommand => ({
-    type: 'AddMaterial',
-    materialId: 'material_0123456789abcdef01234567',
-    title: 'Evidence',
-    note,
-    url,
-    attachments: Array.from({ length: attachments }, (_, i) => ({
-      attachmentId: `attachment_${i}`,
-      filename: `f${i}.pdf`,
-      contentType: 'application/pdf',
-      byteSize: 10,
-      sha256: '00'.repeat(32),
-    })),
-    actor: REVIEWER,
-    now: NOW,
-  });
+  const add = (note: string | null, url: string | null, attachments = 0) =>
+    addMaterial({
+      title: 'Evidence',
+      note,
+      url,
+      attachments: Array.from({ length: attachments }, (_, i) => ({
+        attachmentId: `attachment_${i}`,
+        filename: `f${i}.pdf`,
+        contentType: 'application/pdf',
+        byteSize: 10,
+        sha256: '00'.repeat(32),
+      })),
+    });
 
   it.each([
     ['note', 'a note', null, 0],

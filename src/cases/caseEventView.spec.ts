@@ -1,4 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import {
+  CASE_REF,
+  SANCTIONS as CHECK,
+  CLIENT,
+  caseCreated,
+  caseSubject,
+  found,
+  GROUP_A,
+  GROUP_B,
+  REVIEWER as HUMAN,
+  OTHER_KEY_ID,
+  NOW as T,
+  ALICE as USER,
+} from '../../test/support/caseBuilders.js';
 import { CaseEvent as CaseEventSchema } from '../api/schemas/case.js';
 import {
   type Actor,
@@ -17,19 +31,10 @@ import {
   type StoredCaseEvent,
   visibleForm,
 } from './caseEventView.js';
-import { checkId, checkReference, matchId } from './references.js';
+import { matchId } from './references.js';
 
-const CASE_REF = 'XYZ000042';
-const CHECK = checkReference(CASE_REF, 1);
 const MATCH = matchId(CHECK, 'ofac:1');
-const GROUP_A = '6f1c2a9e-8a4b-4c1e-9f3e-0a1b2c3d4e5f';
-const GROUP_B = '0b0c0d0e-1111-4222-8333-444455556666';
-const USER = '22222222-2222-4222-8222-222222222222';
-const T = '2026-06-09T10:00:00.000Z';
-
-const CLIENT: Actor = { type: 'api_client', id: '55555555-5555-4555-8555-555555555555', displayName: 'CRM' };
-const HUMAN: Actor = { type: 'human', id: USER, displayName: 'Alice Reviewer' };
-const AGENT: Actor = { type: 'agent', id: '66666666-6666-4666-8666-666666666666', displayName: null };
+const AGENT: Actor = { type: 'agent', id: OTHER_KEY_ID, displayName: null };
 
 function material(type: MaterialType, fields: Partial<MaterialAdded['data']> = {}): MaterialAdded {
   return {
@@ -61,33 +66,23 @@ function material(type: MaterialType, fields: Partial<MaterialAdded['data']> = {
 
 /** One sample of every domain event type. */
 const SAMPLES: Record<CaseEventType, CaseEvent> = {
-  CaseCreated: {
-    type: 'CaseCreated',
-    data: {
-      caseReference: CASE_REF,
-      accountId: '11111111-1111-4111-8111-111111111111',
-      groupId: GROUP_A,
-      subject: {
-        subjectReference: 'sub_0123456789abcdef01234567',
+  CaseCreated: caseCreated(
+    {
+      subject: caseSubject({
         type: 'company',
         displayName: 'Acme Trading Ltd',
         countries: ['GB'],
         birthDate: null,
         externalReference: null,
         metadata: {},
-      },
+      }),
       ownerUserId: null,
       collaboratorUserIds: [],
-      externalReference: null,
       notes: 'Onboarding review',
-      metadata: {},
-      screeningProfileId: 'default',
-      checks: [{ checkReference: CHECK, checkId: checkId(CHECK), type: 'sanctions' }],
       monitoring: { enable: true, ownerUserId: null, collaboratorUserIds: [] },
-      actor: CLIENT,
-      occurredAt: T,
     },
-  },
+    ['sanctions'],
+  ),
   CheckStarted: {
     type: 'CheckStarted',
     data: { checkReference: CHECK, attempt: 1, worker: 'worker-1', occurredAt: T },
@@ -218,24 +213,7 @@ function completedWith(scores: number[]): CaseEvent {
   const data = (SAMPLES.CheckCompleted as Extract<CaseEvent, { type: 'CheckCompleted' }>).data;
   return {
     type: 'CheckCompleted',
-    data: {
-      ...data,
-      matches: scores.map((score, i) => ({
-        matchId: matchId(CHECK, `ofac:${i}`),
-        rank: i + 1,
-        displayName: 'Acme',
-        score,
-        matchedEntityId: `ofac:${i}`,
-        matchType: 'name',
-        reason: {},
-        sources: [],
-        sourceRecordRef: null,
-        sourceSnapshotId: null,
-        supportingFields: {},
-        topics: [],
-        datasets: [],
-      })),
-    },
+    data: { ...data, matches: scores.map((score, i) => found(CHECK, `ofac:${i}`, { rank: i + 1, score })) },
   };
 }
 

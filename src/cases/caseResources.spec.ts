@@ -1,139 +1,70 @@
 import { describe, expect, it } from 'vitest';
+import {
+  ALICE,
+  addMaterial,
+  CASE_REF,
+  complete as completeCheck,
+  createCase,
+  decideCheck,
+  failCheck,
+  found,
+  GROUP_A as GROUP,
+  KEY_ID,
+  key,
+  OWNER,
+  PEP,
+  REVIEWER,
+  review,
+  run,
+  SANCTIONS,
+  start,
+  at as t,
+} from '../../test/support/caseBuilders.js';
 import { Case, CaseMaterial, Check, Match } from '../api/schemas/case.js';
-import { type KeyGrant, SCOPES } from '../workspace/keyPolicy.js';
-import { type CaseCommand, decide, queuedChecks } from './caseDecide.js';
-import type { Actor, FinalDecision, FoundMatch, MaterialAttachment, ReviewStatus } from './caseEvents.js';
+import type { CaseCommand } from './caseDecide.js';
+import type { Actor, FoundMatch } from './caseEvents.js';
 import { actorLabel, caseResource, checkResource, matchResource, materialResource } from './caseResources.js';
-import { type CaseState, findCheck, foldCase, type MaybeCase } from './caseState.js';
-import { checkId, checkReference, matchId } from './references.js';
-
-const CASE_REF = 'LMN246810';
-const SANCTIONS = checkReference(CASE_REF, 1);
-const PEP = checkReference(CASE_REF, 2);
-const GROUP = '6f1c2a9e-8a4b-4c1e-9f3e-0a1b2c3d4e5f';
-const OWNER = '22222222-2222-4222-8222-222222222222';
-const ALICE = '33333333-3333-4333-8333-333333333333';
-const KEY_ID = '55555555-5555-4555-8555-555555555555';
-const t = (m: number) => `2026-06-09T10:${String(m).padStart(2, '0')}:00.000Z`;
+import { findCheck } from './caseState.js';
+import { checkId } from './references.js';
 
 const CLIENT: Actor = { type: 'api_client', id: KEY_ID, displayName: 'CRM integration' };
-const REVIEWER: Actor = { type: 'human', id: ALICE, displayName: 'Alice Reviewer' };
 
-function key(fields: Partial<KeyGrant> = {}): KeyGrant {
-  return { scopes: [...SCOPES], actorType: 'api_client', finalDecision: true, groupIds: [GROUP], ...fields };
-}
-
-function found(check: string, entityId: string, score: number): FoundMatch {
-  return {
-    matchId: matchId(check, entityId),
-    rank: 1,
-    displayName: 'Viktor Yanukovych',
+/** A match with all its evidence: name and birth date on the OFAC list. */
+const evidenced = (entityId: string, score: number) =>
+  found(SANCTIONS, entityId, {
     score,
-    matchedEntityId: entityId,
     matchType: 'name_and_birth_date',
     reason: { scored: [{ feature: 'name', value: 0.9 }] },
     sources: [{ name: 'OFAC SDN', url: 'https://ofac.example/1', dataset: 'us_ofac_sdn', priority: 1 }],
     sourceRecordRef: 'SDN-1',
-    sourceSnapshotId: 'snap-1',
     supportingFields: { birth_date: '1950-07-09' },
-    topics: ['sanction'],
-    datasets: ['us_ofac_sdn'],
-  };
-}
-const M1 = found(SANCTIONS, 'ofac:1', 0.82);
-const M2 = found(SANCTIONS, 'un:2', 0.95);
-
-function run(state: MaybeCase, ...commands: CaseCommand[]): CaseState {
-  let current = state;
-  for (const command of commands) {
-    const decision = decide(command, current);
-    if (!decision.ok) throw new Error(`${command.type} refused: ${decision.rejection.message}`);
-    current = foldCase(decision.events, current);
-  }
-  return current!;
-}
+  });
+const M1 = evidenced('ofac:1', 0.82);
+const M2 = evidenced('un:2', 0.95);
 
 const created = () =>
-  run(null, {
-    type: 'CreateCase',
-    now: t(0),
-    groupMemberIds: [OWNER, ALICE],
-    caseReference: CASE_REF,
-    accountId: '11111111-1111-4111-8111-111111111111',
-    groupId: GROUP,
-    subject: {
-      subjectReference: 'sub_0123456789abcdef01234567',
-      type: 'person',
-      displayName: 'Viktor Yanukovych',
-      countries: ['UA'],
-      birthDate: { year: 1950, month: 7, day: 9 },
-      externalReference: 'crm-42',
-      metadata: { segment: 'private' },
-    },
-    ownerUserId: OWNER,
-    collaboratorUserIds: [ALICE],
-    externalReference: 'onboarding-7',
-    notes: null,
-    metadata: { channel: 'web' },
-    screeningProfileId: 'default',
-    checks: queuedChecks(CASE_REF, ['sanctions', 'pep'], { reference: checkReference, id: checkId }),
-    monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-    actor: CLIENT,
-  });
+  run(null, createCase({ externalReference: 'onboarding-7', metadata: { channel: 'web' }, actor: CLIENT }));
 
-const complete = (check: string, matches: FoundMatch[], m: number): CaseCommand => ({
-  type: 'CompleteCheck',
-  checkReference: check,
-  attempt: 2,
-  screeningProfileId: 'default',
-  threshold: 0.7,
-  snapshots: [{ id: 'snap-1', dataset: 'us_ofac_sdn', version: 4 }],
-  matches,
-  now: t(m),
-});
-const review = (match: FoundMatch, reviewStatus: ReviewStatus, m: number): CaseCommand => ({
-  type: 'ReviewMatch',
-  matchId: match.matchId,
-  reviewStatus,
-  note: 'checked the DOB',
-  actor: REVIEWER,
-  now: t(m),
-});
-const decideCheck = (check: string, decision: FinalDecision, m: number): CaseCommand => ({
-  type: 'DecideCheck',
-  checkReference: check,
-  decision,
-  notes: 'reviewed',
-  actor: REVIEWER,
-  now: t(m),
-});
-const addMaterial = (fields: {
-  note: string | null;
-  url: string | null;
-  attachments?: MaterialAttachment[];
-}) =>
-  ({
-    type: 'AddMaterial',
-    materialId: 'material_0123456789abcdef01234567',
-    title: 'Registry extract',
-    attachments: [],
-    actor: REVIEWER,
-    now: t(20),
-    ...fields,
-  }) satisfies CaseCommand;
+/** The second attempt of a check completes at minute `m`. */
+const complete = (check: string, matches: FoundMatch[], m: number): CaseCommand =>
+  completeCheck(check, matches, {
+    attempt: 2,
+    snapshots: [{ id: 'snap-1', dataset: 'us_ofac_sdn', version: 4 }],
+    now: t(m),
+  });
 
 /** A decided case: sanctions found two matches (one confirmed, decided fail), pep found none. */
 const decided = () =>
   run(
     created(),
-    { type: 'StartCheck', checkReference: SANCTIONS, attempt: 1, worker: 'w', now: t(1) },
+    start(SANCTIONS, 1, { now: t(1) }),
     complete(SANCTIONS, [M1, M2], 2),
     complete(PEP, [], 3),
-    review(M1, 'confirmed_match', 4),
-    review(M2, 'not_relevant', 5),
-    decideCheck(SANCTIONS, 'fail', 6),
+    review(M1.matchId, 'confirmed_match', 'checked the DOB', { now: t(4) }),
+    review(M2.matchId, 'not_relevant', 'checked the DOB', { now: t(5) }),
+    decideCheck(SANCTIONS, 'fail', 'reviewed', { now: t(6) }),
     { type: 'DecideCase', decision: 'fail', notes: 'Sanctioned party', actor: CLIENT, now: t(7) },
-    addMaterial({ note: 'Director since 2019', url: 'https://example.org/extract' }),
+    addMaterial({ now: t(20) }),
   );
 
 describe('caseResource', () => {
@@ -266,13 +197,7 @@ describe('checkResource', () => {
   });
 
   it('renders a failed check with its reason', () => {
-    const state = run(created(), {
-      type: 'FailCheck',
-      checkReference: PEP,
-      attempt: 3,
-      failureReason: 'source unavailable',
-      now: t(9),
-    });
+    const state = run(created(), failCheck(PEP, 'source unavailable', { now: t(9) }));
     const resource = checkResource(state, findCheck(state, PEP)!, key());
     expect(() => Check.parse(resource)).not.toThrow();
     expect(resource).toMatchObject({
@@ -353,6 +278,7 @@ describe('materialResource', () => {
       addMaterial({
         note: null,
         url: null,
+        now: t(20),
         attachments: [
           {
             attachmentId: 'attachment_0123456789abcdef01234567',

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import {
+  ACCOUNT,
+  ALICE,
+  at,
+  BOB,
+  CASE_REF,
+  CLIENT,
+  caseCreated,
+  found,
+  GROUP_A,
+  GROUP_B,
+  OWNER,
+  PEP,
+  REVIEWER,
+  SANCTIONS,
+} from '../../test/support/caseBuilders.js';
 import type {
-  Actor,
-  CaseCreated,
   CaseEvent,
   CheckCompleted,
   FinalDecision,
@@ -10,76 +24,11 @@ import type {
   ReviewStatus,
 } from './caseEvents.js';
 import { type CaseState, evolve, findCheck, findMatch, foldCase, type MaybeCase } from './caseState.js';
-import { checkId, checkReference, matchId } from './references.js';
+import { checkId, matchId } from './references.js';
 
-const CASE_REF = 'ABC123456';
-const SANCTIONS = checkReference(CASE_REF, 1);
-const PEP = checkReference(CASE_REF, 2);
-const ACCOUNT = '11111111-1111-4111-8111-111111111111';
-const GROUP_A = '6f1c2a9e-8a4b-4c1e-9f3e-0a1b2c3d4e5f';
-const GROUP_B = '0b0c0d0e-1111-4222-8333-444455556666';
-const OWNER = '22222222-2222-4222-8222-222222222222';
-const ALICE = '33333333-3333-4333-8333-333333333333';
-const BOB = '44444444-4444-4444-8444-444444444444';
-
-const CLIENT: Actor = { type: 'api_client', id: '55555555-5555-4555-8555-555555555555', displayName: 'CRM' };
-const REVIEWER: Actor = { type: 'human', id: ALICE, displayName: 'Alice Reviewer' };
-
-/** Minute `m` of the test day, as the events' occurredAt. */
-const at = (m: number) => `2026-06-09T10:${String(m).padStart(2, '0')}:00.000Z`;
-
-function caseCreated(fields: Partial<CaseCreated['data']> = {}): CaseCreated {
-  return {
-    type: 'CaseCreated',
-    data: {
-      caseReference: CASE_REF,
-      accountId: ACCOUNT,
-      groupId: GROUP_A,
-      subject: {
-        subjectReference: 'sub_0123456789abcdef01234567',
-        type: 'person',
-        displayName: 'Viktor Yanukovych',
-        countries: ['UA'],
-        birthDate: { year: 1950, month: 7, day: 9 },
-        externalReference: 'crm-42',
-        metadata: { tier: 'high' },
-      },
-      ownerUserId: OWNER,
-      collaboratorUserIds: [ALICE],
-      externalReference: 'onboarding-7',
-      notes: 'New customer',
-      metadata: { channel: 'web' },
-      screeningProfileId: 'default',
-      checks: [
-        { checkReference: SANCTIONS, checkId: checkId(SANCTIONS), type: 'sanctions' },
-        { checkReference: PEP, checkId: checkId(PEP), type: 'pep' },
-      ],
-      monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-      actor: CLIENT,
-      occurredAt: at(0),
-      ...fields,
-    },
-  };
-}
-
-function found(check: string, entityId: string, fields: Partial<FoundMatch> = {}): FoundMatch {
-  return {
-    matchId: matchId(check, entityId),
-    rank: 1,
-    displayName: 'Viktor Yanukovych',
-    score: 0.9,
-    matchedEntityId: entityId,
-    matchType: 'name',
-    reason: { scored: [] },
-    sources: [{ name: 'OFAC SDN', url: null, dataset: 'us_ofac_sdn', priority: 1 }],
-    sourceRecordRef: 'ofac-1',
-    sourceSnapshotId: 'snap-1',
-    supportingFields: {},
-    topics: ['sanction'],
-    datasets: ['us_ofac_sdn'],
-    ...fields,
-  };
-}
+/** The case caseCreated makes here: with an external reference, notes and metadata. */
+const created = () =>
+  caseCreated({ externalReference: 'onboarding-7', notes: 'New customer', metadata: { channel: 'web' } });
 
 const started = (check: string, attempt: number, m: number): CaseEvent => ({
   type: 'CheckStarted',
@@ -174,7 +123,7 @@ const MATCH_2 = found(SANCTIONS, 'un:7', { rank: 2, score: 0.8 });
 
 describe('evolve: creation', () => {
   it('creates the case pending_decision at revision 0, with one queued check per requested type', () => {
-    const event = caseCreated();
+    const event = created();
     const state = fold(event);
     expect(state).toMatchObject({
       caseReference: CASE_REF,
@@ -232,14 +181,14 @@ describe('evolve: creation', () => {
 
 describe('evolve: revision and time', () => {
   it('counts one revision per event and takes updatedAt from the latest event', () => {
-    const state = fold(caseCreated(), started(SANCTIONS, 1, 1), started(PEP, 1, 2), completed(PEP, [], 5));
+    const state = fold(created(), started(SANCTIONS, 1, 1), started(PEP, 1, 2), completed(PEP, [], 5));
     expect(state.revision).toBe(3);
     expect(state.updatedAt).toBe(at(5));
     expect(state.createdAt).toBe(at(0));
   });
 
   it('does not change the state it is given', () => {
-    const before = fold(caseCreated(), started(SANCTIONS, 1, 1));
+    const before = fold(created(), started(SANCTIONS, 1, 1));
     const snapshot = structuredClone(before);
     evolve(before, completed(SANCTIONS, [MATCH_1], 2));
     expect(before).toEqual(snapshot);
@@ -248,7 +197,7 @@ describe('evolve: revision and time', () => {
 
 describe('evolve: check lifecycle', () => {
   it('marks a started check running with its attempt, keeping the first start time on a retry', () => {
-    const once = fold(caseCreated(), started(SANCTIONS, 1, 1));
+    const once = fold(created(), started(SANCTIONS, 1, 1));
     expect(findCheck(once, SANCTIONS)).toMatchObject({
       lifecycleStatus: 'running',
       attempts: 1,
@@ -261,7 +210,7 @@ describe('evolve: check lifecycle', () => {
   });
 
   it('completes a check without matches as no_matches_found', () => {
-    const state = fold(caseCreated(), started(SANCTIONS, 1, 1), completed(SANCTIONS, [], 3, 2));
+    const state = fold(created(), started(SANCTIONS, 1, 1), completed(SANCTIONS, [], 3, 2));
     expect(findCheck(state, SANCTIONS)).toMatchObject({
       lifecycleStatus: 'completed',
       decision: 'no_matches_found',
@@ -277,7 +226,7 @@ describe('evolve: check lifecycle', () => {
   });
 
   it('completes a check with matches as pending_review, each match pending and unreviewed', () => {
-    const state = fold(caseCreated(), started(SANCTIONS, 1, 1), completed(SANCTIONS, [MATCH_1, MATCH_2], 3));
+    const state = fold(created(), started(SANCTIONS, 1, 1), completed(SANCTIONS, [MATCH_1, MATCH_2], 3));
     const check = findCheck(state, SANCTIONS)!;
     expect(check.decision).toBe('pending_review');
     expect(check.matches).toEqual([
@@ -287,7 +236,7 @@ describe('evolve: check lifecycle', () => {
   });
 
   it('fails a check with its reason, leaving it undecided (never "no matches")', () => {
-    const state = fold(caseCreated(), started(SANCTIONS, 1, 1), failed(SANCTIONS, 'snapshot stale', 9));
+    const state = fold(created(), started(SANCTIONS, 1, 1), failed(SANCTIONS, 'snapshot stale', 9));
     expect(findCheck(state, SANCTIONS)).toMatchObject({
       lifecycleStatus: 'failed',
       decision: 'pending_review',
@@ -300,7 +249,7 @@ describe('evolve: check lifecycle', () => {
 });
 
 describe('evolve: reviews and decisions', () => {
-  const screened = [caseCreated(), completed(SANCTIONS, [MATCH_1, MATCH_2], 2), completed(PEP, [], 2)];
+  const screened = [created(), completed(SANCTIONS, [MATCH_1, MATCH_2], 2), completed(PEP, [], 2)];
 
   it('records a review on its match only, with the reviewer, note and time', () => {
     const state = fold(...screened, reviewed(SANCTIONS, MATCH_1.matchId, 'confirmed_match', 4, 'same DOB'));
@@ -408,7 +357,7 @@ describe('evolve: reviews and decisions', () => {
   });
 
   it('saves the decision reason apart from the decision', () => {
-    const state = fold(caseCreated(), {
+    const state = fold(created(), {
       type: 'CaseDecisionReasonSaved',
       data: { reason: 'Adverse media only', actor: REVIEWER, occurredAt: at(2) },
     });
@@ -427,7 +376,7 @@ describe('evolve: materials and workspace fields', () => {
       sha256: 'ab'.repeat(32),
     };
     const state = fold(
-      caseCreated(),
+      created(),
       material('material_a', 1),
       material('material_b', 2, { type: 'file', note: null, attachments: [attachment] }),
     );
@@ -448,7 +397,7 @@ describe('evolve: materials and workspace fields', () => {
 
   it('changes the group, the owner and the external reference', () => {
     const state = fold(
-      caseCreated(),
+      created(),
       {
         type: 'CaseGroupChanged',
         data: { groupId: GROUP_B, previousGroupId: GROUP_A, actor: REVIEWER, occurredAt: at(1) },
@@ -471,7 +420,7 @@ describe('evolve: materials and workspace fields', () => {
   });
 
   it('adds collaborators once each and removes them', () => {
-    const added = fold(caseCreated(), {
+    const added = fold(created(), {
       type: 'CaseCollaboratorsAdded',
       data: { userIds: [ALICE, BOB], actor: REVIEWER, occurredAt: at(1) },
     });
@@ -486,7 +435,7 @@ describe('evolve: materials and workspace fields', () => {
 
 describe('foldCase', () => {
   const history: CaseEvent[] = [
-    caseCreated(),
+    created(),
     started(SANCTIONS, 1, 1),
     completed(SANCTIONS, [MATCH_1], 2),
     failed(PEP, 'source unavailable', 3),
@@ -511,7 +460,7 @@ describe('foldCase', () => {
 });
 
 describe('findCheck and findMatch', () => {
-  const state = fold(caseCreated(), completed(SANCTIONS, [MATCH_1], 1), completed(PEP, [], 1));
+  const state = fold(created(), completed(SANCTIONS, [MATCH_1], 1), completed(PEP, [], 1));
 
   it('finds a check by reference, or nothing', () => {
     expect(findCheck(state, PEP)?.type).toBe('pep');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KEY_ID as KEY_A, OTHER_KEY_ID as KEY_B } from '../../test/support/caseBuilders.js';
 import {
   attachmentId,
   CASE_REFERENCE,
@@ -13,8 +14,6 @@ import {
   materialId,
 } from './references.js';
 
-const KEY_A = '55555555-5555-4555-8555-555555555555';
-const KEY_B = '66666666-6666-4666-8666-666666666666';
 const UUID_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('candidateCaseReference', () => {

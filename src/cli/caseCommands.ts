@@ -100,13 +100,17 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
   const cases = program
     .command('cases')
     .description('Cases: audit history, current state, and workspace operations as a user of the account');
+  /** Runs an operation of the acting user on the case `input` names (see operate). */
+  const operateOn = (
+    input: OperationInput,
+    build: (context: CliContext, op: OperationContext) => Promise<Built>,
+  ) => inContext((context) => operate(context, io, input, (op) => build(context, op)));
 
-  cases
-    .command('history')
-    .description(
-      'Every event of the case stream (audit-only ones included) and the case as it stood, rebuilt from the stream',
-    )
-    .argument('<case_reference>', 'e.g. ABC123456')
+  caseCommand(
+    cases,
+    'history',
+    'Every event of the case stream (audit-only ones included) and the case as it stood, rebuilt from the stream',
+  )
     .option(
       '--as-of <time>',
       'ISO 8601 time: only events recorded at or before it, and the case as it was then',
@@ -117,265 +121,238 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
       await inContext((context) => caseHistory(context, io, input));
     });
 
-  cases
-    .command('show')
-    .description('The case as it stands now, rebuilt from its stream')
-    .argument('<case_reference>', 'e.g. ABC123456')
+  caseCommand(cases, 'show', 'The case as it stands now, rebuilt from its stream')
     .option('--json', 'print {caseReference, revision, case, decisionDraft, decisionReason}')
     .action(async (reference: string, options) => {
       const input = parseInput(showInput, { ...options, caseReference: reference }, LABELS);
       await inContext((context) => caseHistory(context, io, { ...input, events: false }));
     });
 
-  cases
-    .command('move')
-    .description('Move the case to another group of its account (case_group_changed)')
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .requiredOption('--group <id>', 'the new group; its members must include the owner and collaborators')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, options) => {
-      const input = parseInput(moveInput, { ...options, caseReference: reference }, LABELS);
-      await inContext((context) =>
-        operate(context, io, input, async ({ state, actor }) => {
-          if (input.group.toLowerCase() === state.groupId.toLowerCase()) {
-            return { unchanged: `case ${state.caseReference} is already in group ${state.groupId}` };
-          }
-          const account = await findGroupAccount(context.pool, input.group);
-          if (account === undefined) return { error: `no group ${input.group}` };
-          if (account !== state.accountId) {
-            return { error: `group ${input.group} is not a group of account ${state.accountId}` };
-          }
-          return {
-            command: {
-              type: 'ChangeGroup',
-              groupId: input.group,
-              groupMemberIds: await groupMemberIds(context.pool, input.group),
-              actor,
-              now: now(),
-            },
-          };
-        }),
-      );
+  operationCommand(
+    cases,
+    'move',
+    'Move the case to another group of its account (case_group_changed)',
+    (command) =>
+      command.requiredOption(
+        '--group <id>',
+        'the new group; its members must include the owner and collaborators',
+      ),
+  ).action(async (reference: string, options) => {
+    const input = parseInput(moveInput, { ...options, caseReference: reference }, LABELS);
+    await operateOn(input, async (context, { state, actor }) => {
+      const account = await findGroupAccount(context.pool, input.group);
+      if (account === undefined) return { error: `no group ${input.group}` };
+      if (account !== state.accountId) {
+        return { error: `group ${input.group} is not a group of account ${state.accountId}` };
+      }
+      return {
+        command: {
+          type: 'ChangeGroup',
+          groupId: asHeld(input.group, [state.groupId]),
+          groupMemberIds: await groupMemberIds(context.pool, input.group),
+          actor,
+          now: now(),
+        },
+        unchanged: (s) => `case ${s.caseReference} is already in group ${s.groupId}`,
+      };
     });
+  });
 
-  cases
-    .command('assign')
-    .description('Set or remove the case owner, a member of the case group (case_owner_changed)')
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .option('--owner <id>', 'the new owner')
-    .option('--no-owner', 'remove the owner')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, options) => {
-      const input = parseInput(assignInput, { ...options, caseReference: reference }, LABELS);
-      const owner = input.owner === false || input.owner === undefined ? null : input.owner.toLowerCase();
-      await inContext((context) =>
-        operate(context, io, input, async ({ state, actor }) => {
-          if (owner === (state.ownerUserId?.toLowerCase() ?? null)) {
-            return {
-              unchanged: owner
-                ? `${owner} already owns case ${state.caseReference}`
-                : `case ${state.caseReference} has no owner`,
-            };
-          }
-          return {
-            command: {
-              type: 'ChangeOwner',
-              ownerUserId: owner,
-              groupMemberIds: await groupMemberIds(context.pool, state.groupId),
-              actor,
-              now: now(),
-            },
-          };
-        }),
-      );
-    });
+  operationCommand(
+    cases,
+    'assign',
+    'Set or remove the case owner, a member of the case group (case_owner_changed)',
+    (command) => command.option('--owner <id>', 'the new owner').option('--no-owner', 'remove the owner'),
+  ).action(async (reference: string, options) => {
+    const input = parseInput(assignInput, { ...options, caseReference: reference }, LABELS);
+    const owner = input.owner === false || input.owner === undefined ? null : input.owner.toLowerCase();
+    await operateOn(input, async (context, { state, actor }) => ({
+      command: {
+        type: 'ChangeOwner',
+        ownerUserId: owner && asHeld(owner, [state.ownerUserId]),
+        groupMemberIds: await groupMemberIds(context.pool, state.groupId),
+        actor,
+        now: now(),
+      },
+      unchanged: (s) =>
+        owner ? `${owner} already owns case ${s.caseReference}` : `case ${s.caseReference} has no owner`,
+    }));
+  });
 
   const collaborators = cases
     .command('collaborators')
     .description('Add or remove case collaborators, members of the case group');
-  collaborators
-    .command('add')
-    .description('Add collaborators (case_collaborators_added)')
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .argument('<user_ids...>', 'users to add')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, userIds: string[], options) => {
-      const input = parseInput(collaboratorsInput, { ...options, caseReference: reference, userIds }, LABELS);
-      const ids = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
-      await inContext((context) =>
-        operate(context, io, input, async ({ state, actor }) => {
-          const current = new Set(state.collaboratorUserIds.map((id) => id.toLowerCase()));
-          const added = ids.filter((id) => !current.has(id));
-          if (added.length === 0) {
-            return { unchanged: `every one of them already collaborates on case ${state.caseReference}` };
-          }
-          return {
-            command: {
-              type: 'AddCollaborators',
-              userIds: added,
-              groupMemberIds: await groupMemberIds(context.pool, state.groupId),
-              actor,
-              now: now(),
-            },
-          };
-        }),
-      );
-    });
-  collaborators
-    .command('remove')
-    .description('Remove collaborators (case_collaborators_removed)')
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .argument('<user_ids...>', 'users to remove')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, userIds: string[], options) => {
-      const input = parseInput(collaboratorsInput, { ...options, caseReference: reference, userIds }, LABELS);
-      const ids = [...new Set(input.userIds.map((id) => id.toLowerCase()))];
-      await inContext((context) =>
-        operate(context, io, input, async ({ state, actor }) => {
-          // The ids as the case holds them: the rule matches them exactly.
-          const removed = state.collaboratorUserIds.filter((id) => ids.includes(id.toLowerCase()));
-          if (removed.length === 0) {
-            return { unchanged: `none of them collaborates on case ${state.caseReference}` };
-          }
-          return { command: { type: 'RemoveCollaborators', userIds: removed, actor, now: now() } };
-        }),
-      );
-    });
+  /** The user ids named, each once (ids compare ignoring case). */
+  const collaboratorInput = (reference: string, userIds: string[], options: Record<string, unknown>) => {
+    const input = parseInput(collaboratorsInput, { ...options, caseReference: reference, userIds }, LABELS);
+    return { input, ids: [...new Set(input.userIds.map((id) => id.toLowerCase()))] };
+  };
+  operationCommand(collaborators, 'add', 'Add collaborators (case_collaborators_added)', (command) =>
+    command.argument('<user_ids...>', 'users to add'),
+  ).action(async (reference: string, userIds: string[], options) => {
+    const { input, ids } = collaboratorInput(reference, userIds, options);
+    await operateOn(input, async (context, { state, actor }) => ({
+      command: {
+        type: 'AddCollaborators',
+        // Those already there as the case holds them: the rule skips them.
+        userIds: ids.map((id) => asHeld(id, state.collaboratorUserIds)),
+        groupMemberIds: await groupMemberIds(context.pool, state.groupId),
+        actor,
+        now: now(),
+      },
+      unchanged: (s) => `every one of them already collaborates on case ${s.caseReference}`,
+    }));
+  });
+  operationCommand(collaborators, 'remove', 'Remove collaborators (case_collaborators_removed)', (command) =>
+    command.argument('<user_ids...>', 'users to remove'),
+  ).action(async (reference: string, userIds: string[], options) => {
+    const { input, ids } = collaboratorInput(reference, userIds, options);
+    await operateOn(input, async (_context, { state, actor }) => ({
+      command: {
+        type: 'RemoveCollaborators',
+        // The ids as the case holds them: the rule matches them exactly.
+        userIds: state.collaboratorUserIds.filter((id) => ids.includes(id.toLowerCase())),
+        actor,
+        now: now(),
+      },
+      unchanged: (s) => `none of them collaborates on case ${s.caseReference}`,
+    }));
+  });
 
-  cases
-    .command('set-external-reference')
-    .description("Set or clear the case's external reference (case_external_reference_updated)")
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .option('--value <text>', 'the new external reference, at most 200 characters')
-    .option('--clear', 'remove the external reference')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, options) => {
-      const input = parseInput(externalReferenceInput, { ...options, caseReference: reference }, LABELS);
-      const value = input.clear ? null : (input.value ?? null);
-      await inContext((context) =>
-        operate(context, io, input, async ({ state, actor }) => {
-          if (value === state.externalReference) {
-            return {
-              unchanged:
-                value === null
-                  ? `case ${state.caseReference} has no external reference`
-                  : `the external reference of case ${state.caseReference} is already "${value}"`,
-            };
-          }
-          return {
-            command: { type: 'UpdateExternalReference', externalReference: value, actor, now: now() },
-          };
-        }),
-      );
-    });
+  operationCommand(
+    cases,
+    'set-external-reference',
+    "Set or clear the case's external reference (case_external_reference_updated)",
+    (command) =>
+      command
+        .option('--value <text>', 'the new external reference, at most 200 characters')
+        .option('--clear', 'remove the external reference'),
+  ).action(async (reference: string, options) => {
+    const input = parseInput(externalReferenceInput, { ...options, caseReference: reference }, LABELS);
+    const value = input.clear ? null : (input.value ?? null);
+    await operateOn(input, async (_context, { actor }) => ({
+      command: { type: 'UpdateExternalReference', externalReference: value, actor, now: now() },
+      unchanged: (s) =>
+        value === null
+          ? `case ${s.caseReference} has no external reference`
+          : `the external reference of case ${s.caseReference} is already "${value}"`,
+    }));
+  });
 
-  cases
-    .command('draft-decision')
-    .description('Save a draft of the case decision; the case stays pending (case_decision_draft_saved)')
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .requiredOption('--decision <decision>', FINAL_DECISIONS.join(', '))
-    .option('--notes <text>', 'draft decision notes, at most 4000 characters')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, options) => {
-      const input = parseInput(draftInput, { ...options, caseReference: reference }, LABELS);
-      await inContext((context) =>
-        operate(context, io, input, async ({ actor }) => ({
-          command: {
-            type: 'SaveDecisionDraft',
-            decision: input.decision,
-            notes: input.notes || null,
-            actor,
-            now: now(),
-          },
-        })),
-      );
-    });
+  operationCommand(
+    cases,
+    'draft-decision',
+    'Save a draft of the case decision; the case stays pending (case_decision_draft_saved)',
+    (command) =>
+      command
+        .requiredOption('--decision <decision>', FINAL_DECISIONS.join(', '))
+        .option('--notes <text>', 'draft decision notes, at most 4000 characters'),
+  ).action(async (reference: string, options) => {
+    const input = parseInput(draftInput, { ...options, caseReference: reference }, LABELS);
+    await operateOn(input, async (_context, { actor }) => ({
+      command: {
+        type: 'SaveDecisionDraft',
+        decision: input.decision,
+        notes: input.notes || null,
+        actor,
+        now: now(),
+      },
+    }));
+  });
 
-  cases
-    .command('decision-reason')
-    .description('Save the reasoning behind the case decision (case_decision_reason_saved)')
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .requiredOption('--reason <text>', 'at most 4000 characters')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, revision, case, ...}')
-    .action(async (reference: string, options) => {
-      const input = parseInput(reasonInput, { ...options, caseReference: reference }, LABELS);
-      await inContext((context) =>
-        operate(context, io, input, async ({ actor }) => ({
-          command: { type: 'SaveDecisionReason', reason: input.reason, actor, now: now() },
-        })),
-      );
-    });
+  operationCommand(
+    cases,
+    'decision-reason',
+    'Save the reasoning behind the case decision (case_decision_reason_saved)',
+    (command) => command.requiredOption('--reason <text>', 'at most 4000 characters'),
+  ).action(async (reference: string, options) => {
+    const input = parseInput(reasonInput, { ...options, caseReference: reference }, LABELS);
+    await operateOn(input, async (_context, { actor }) => ({
+      command: { type: 'SaveDecisionReason', reason: input.reason, actor, now: now() },
+    }));
+  });
 
-  cases
-    .command('attach')
-    .description(
-      'Store a file (at most 10 MiB) and add it to the case as a file material (case_attachment_added)',
-    )
-    .argument('<case_reference>', 'e.g. ABC123456')
-    .requiredOption('--file <path>', 'the file to store')
-    .requiredOption('--title <title>', 'material title, 1 to 160 characters')
-    .option('--note <text>', 'material note, at most 4000 characters')
-    .option('--content-type <type>', 'media type; guessed from the file extension when omitted')
-    .requiredOption('--user <id>', 'the user of the account doing it')
-    .option('--json', 'print {caseReference, outcome, events, attachment, revision, case, ...}')
-    .action(async (reference: string, options) => {
-      const input = parseInput(attachInput, { ...options, caseReference: reference }, LABELS);
-      const content = await readAttachment(input.file);
-      const filename = path.basename(input.file);
-      if (filename.length > 255)
-        throw new CliInputError('--file: the file name must be at most 255 characters');
-      const contentType = input.contentType ?? guessContentType(filename);
-      await inContext((context) =>
-        operate(context, io, input, async ({ state, actor, eventId }) => {
-          const material = materialId(eventId(0));
-          // The bytes first: once the event exists, its file must too. A crash before the append
-          // leaves a row no event names, which nothing reads.
-          const file = await saveAttachmentFile(context.pool, {
-            attachmentId: attachmentId(material, 0),
-            caseReference: state.caseReference,
-            filename,
-            contentType,
-            content,
-          });
-          return {
-            command: {
-              type: 'AddMaterial',
-              materialId: material,
-              title: input.title,
-              note: input.note || null,
-              url: null,
-              attachments: [
-                {
-                  attachmentId: file.attachmentId,
-                  filename: file.filename,
-                  contentType: file.contentType,
-                  byteSize: file.byteSize,
-                  sha256: file.sha256,
-                },
-              ],
-              actor,
-              now: now(),
-            },
-            report: {
-              attachment: {
-                attachmentId: file.attachmentId,
-                filename: file.filename,
-                contentType: file.contentType,
-                byteSize: file.byteSize,
-                sha256: file.sha256,
-              },
-            },
-          };
-        }),
-      );
+  operationCommand(
+    cases,
+    'attach',
+    'Store a file (at most 10 MiB) and add it to the case as a file material (case_attachment_added)',
+    (command) =>
+      command
+        .requiredOption('--file <path>', 'the file to store')
+        .requiredOption('--title <title>', 'material title, 1 to 160 characters')
+        .option('--note <text>', 'material note, at most 4000 characters')
+        .option('--content-type <type>', 'media type; guessed from the file extension when omitted'),
+    'print {caseReference, outcome, events, attachment, revision, case, ...}',
+  ).action(async (reference: string, options) => {
+    const input = parseInput(attachInput, { ...options, caseReference: reference }, LABELS);
+    const content = await readAttachment(input.file);
+    const filename = path.basename(input.file);
+    if (filename.length > 255)
+      throw new CliInputError('--file: the file name must be at most 255 characters');
+    const contentType = input.contentType ?? guessContentType(filename);
+    await operateOn(input, async (context, { state, actor, eventId }) => {
+      const material = materialId(eventId(0));
+      // The bytes first: once the event exists, its file must too. A crash before the append
+      // leaves a row no event names, which nothing reads.
+      const file = await saveAttachmentFile(context.pool, {
+        attachmentId: attachmentId(material, 0),
+        caseReference: state.caseReference,
+        filename,
+        contentType,
+        content,
+      });
+      const attachment = {
+        attachmentId: file.attachmentId,
+        filename: file.filename,
+        contentType: file.contentType,
+        byteSize: file.byteSize,
+        sha256: file.sha256,
+      };
+      return {
+        command: {
+          type: 'AddMaterial',
+          materialId: material,
+          title: input.title,
+          note: input.note || null,
+          url: null,
+          attachments: [attachment],
+          actor,
+          now: now(),
+        },
+        report: { attachment },
+      };
     });
+  });
+}
+
+/** A `cases` subcommand on one case: its name, description and `<case_reference>` argument. */
+function caseCommand(parent: Command, name: string, description: string): Command {
+  return parent.command(name).description(description).argument('<case_reference>', 'e.g. ABC123456');
+}
+
+/**
+ * An operation on one case as a user of its account: a caseCommand, the arguments and options
+ * `more` adds, then the required `--user` and `--json`.
+ */
+function operationCommand(
+  parent: Command,
+  name: string,
+  description: string,
+  more: (command: Command) => Command,
+  json = 'print {caseReference, outcome, events, revision, case, ...}',
+): Command {
+  return more(caseCommand(parent, name, description))
+    .requiredOption('--user <id>', 'the user of the account doing it')
+    .option('--json', json);
+}
+
+/**
+ * `id` as the case holds it, where it holds it under another case (ids compare ignoring case),
+ * else `id`: the case's rules compare ids exactly, and a command naming what the case already
+ * holds changes nothing.
+ */
+function asHeld(id: string, held: readonly (string | null)[]): string {
+  return held.find((candidate) => candidate?.toLowerCase() === id.toLowerCase()) ?? id;
 }
 
 const now = () => new Date().toISOString();
@@ -438,9 +415,18 @@ async function caseHistory(
 // ---- operations ------------------------------------------------------------------------------
 
 type Built =
-  | { command: CaseCommand; report?: Record<string, unknown> }
-  | { unchanged: string }
+  | {
+      command: CaseCommand;
+      /**
+       * What to say when the case's rules record nothing for the command (it would change
+       * nothing), given the case they decided on.
+       */
+      unchanged?: (state: CaseState) => string;
+      report?: Record<string, unknown>;
+    }
   | { error: string };
+
+type OperationInput = { caseReference: string; user: string; json?: boolean | undefined };
 
 interface OperationContext {
   state: CaseState;
@@ -452,12 +438,13 @@ interface OperationContext {
 /**
  * One operator operation: the case must exist and the acting user must belong to its account;
  * `build` looks up what the rule needs and makes the command; runCaseCommand decides and appends.
- * A rejection by the case's rules is exit 1 with their message.
+ * A rejection by the case's rules is exit 1 with their message. Whether the command changes
+ * anything is the rules' call too: when they record nothing, so does the command (exit 0).
  */
 async function operate(
   context: CliContext,
   io: CliIo,
-  input: { caseReference: string; user: string; json?: boolean | undefined },
+  input: OperationInput,
   build: (operation: OperationContext) => Promise<Built>,
 ): Promise<number> {
   const { state } = await loadCase(context.store, input.caseReference);
@@ -486,14 +473,16 @@ async function operate(
     io.stderr.write(`error: ${built.error}\n`);
     return 1;
   }
-  if ('unchanged' in built) return reportUnchanged(io, input, state, built.unchanged);
 
   const outcome = await runCaseCommand(context.store, state.caseReference, built.command, eventId);
   if (!outcome.ok) {
     io.stderr.write(rejectionText(outcome.rejection));
     return 1;
   }
-  if (outcome.appended.length === 0) return reportUnchanged(io, input, outcome.state, 'nothing to change');
+  if (outcome.appended.length === 0) {
+    const reason = built.unchanged?.(outcome.state) ?? 'nothing to change';
+    return reportUnchanged(io, input, outcome.state, reason);
+  }
 
   // Read back what was appended, as the case-event API shows it, with its revision and time.
   const after = await loadCase(context.store, state.caseReference);

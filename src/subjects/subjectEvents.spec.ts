@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ACCOUNT as ACCOUNT_A,
+  OTHER_ACCOUNT as ACCOUNT_B,
+  subjectDetails as details,
+  KEY_ID as KEY,
+  OTHER_KEY_ID as OTHER_KEY,
+  NOW as T0,
+} from '../../test/support/caseBuilders.js';
+import {
   decideSubject,
   evolveSubject,
   foldSubject,
@@ -11,24 +19,7 @@ import {
   subjectStreamName,
 } from './subjectEvents.js';
 
-const ACCOUNT_A = '11111111-1111-4111-8111-111111111111';
-const ACCOUNT_B = '22222222-2222-4222-8222-222222222222';
-const KEY = '55555555-5555-4555-8555-555555555555';
-const OTHER_KEY = '66666666-6666-4666-8666-666666666666';
-const T0 = '2026-06-09T10:00:00.000Z';
 const T1 = '2026-06-09T11:00:00.000Z';
-
-function details(fields: Partial<SubjectDetails> = {}): SubjectDetails {
-  return {
-    type: 'person',
-    displayName: 'Viktor Yanukovych',
-    countries: ['UA'],
-    birthDate: { year: 1950, month: 7, day: 9 },
-    externalReference: 'crm-42',
-    metadata: { segment: 'private' },
-    ...fields,
-  };
-}
 
 const request = (idempotencyKey: string, apiKeyId = KEY) => ({ apiKeyId, idempotencyKey });
 

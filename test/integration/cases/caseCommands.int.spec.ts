@@ -1,31 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiServer } from '../../../src/api/apiServer.js';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import type { FoundMatch } from '../../../src/cases/caseEvents.js';
-import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
+import { loadCase } from '../../../src/cases/caseRepository.js';
 import { matchId } from '../../../src/cases/references.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { idempotentEventId } from '../../../src/idempotency/deterministicIds.js';
 import { beginRequest, fingerprintRequest } from '../../../src/idempotency/idempotencyStore.js';
-import { createRateLimiter } from '../../../src/rateLimit/rateLimiter.js';
 import { everyPoliticianCsvFormat } from '../../../src/screening/parsers/everyPoliticianCsv.js';
 import { unXmlFormat } from '../../../src/screening/parsers/unXml.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { subjectReferenceFor, subjectStreamName } from '../../../src/subjects/subjectEvents.js';
 import { runSubjectCommand } from '../../../src/subjects/subjectRepository.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
-import { type CreatedApiKey, createApiKey } from '../../../src/workspace/keyStore.js';
+import type { CreatedApiKey, NewApiKey } from '../../../src/workspace/keyStore.js';
 import {
-  addMembership,
-  createGroup,
-  createUser,
-  createWorkspace,
-} from '../../../src/workspace/workspaceStore.js';
+  createCaseWorkspace,
+  createKey,
+  createMember,
+  DAY_MS,
+  runCase,
+  startApiServer,
+} from '../../support/caseApi.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -74,8 +73,6 @@ type CaseData = {
   requires_human_review: boolean;
 };
 
-const DAY_MS = 86_400_000;
-
 describe('case commands over HTTP', () => {
   let db: TestDatabase;
   let store: EventStore;
@@ -99,30 +96,33 @@ describe('case commands over HTTP', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     store = createPostgresEventStore({ pool: db.pool, connectionString: db.url, pollIntervalMs: 100 });
-    const workspace = await createWorkspace(db.pool, { name: 'Screening Co' });
-    accountId = workspace.account.id;
-    defaultGroupId = workspace.defaultGroup.id;
-    paymentsGroupId = (await createGroup(db.pool, { accountId, name: 'Payments EU' })).id;
-    alphaGroupId = (await createGroup(db.pool, { accountId, name: 'Alpha Desk' })).id;
-    const foreign = await createWorkspace(db.pool, { name: 'Elsewhere Ltd' });
-    foreignGroupId = foreign.defaultGroup.id;
+    const workspace = await createCaseWorkspace(db.pool, {
+      account: 'Screening Co',
+      groups: ['Payments EU', 'Alpha Desk'],
+      foreign: 'Elsewhere Ltd',
+    });
+    ({ accountId, defaultGroupId, foreignGroupId } = workspace);
+    [paymentsGroupId, alphaGroupId] = workspace.groupIds as [string, string];
 
+    const memberships: Record<keyof typeof users, string[]> = {
+      owner: [defaultGroupId],
+      colleague: [defaultGroupId],
+      payer: [paymentsGroupId],
+      outsider: [],
+    };
     for (const name of Object.keys(users) as (keyof typeof users)[]) {
-      users[name] = (await createUser(db.pool, { accountId, email: `${name}@example.test` })).id;
+      users[name] = await createMember(
+        db.pool,
+        { accountId, email: `${name}@example.test` },
+        memberships[name],
+      );
     }
-    await addMembership(db.pool, { groupId: defaultGroupId, userId: users.owner });
-    await addMembership(db.pool, { groupId: defaultGroupId, userId: users.colleague });
-    await addMembership(db.pool, { groupId: paymentsGroupId, userId: users.payer });
 
-    const newKey = (scopes: readonly Scope[], more: Partial<Parameters<typeof createApiKey>[1]> = {}) =>
-      createApiKey(db.pool, {
-        accountId,
+    const newKey = (scopes: readonly Scope[], more: Partial<NewApiKey> = {}) =>
+      createKey(db.pool, accountId, scopes, {
         name: 'Onboarding backend',
-        scopes: [...scopes],
-        actorType: 'api_client',
         finalDecision: true,
         groups: { kind: 'all' },
-        expiresAt: null,
         ...more,
       });
     keys.all = await newKey(SCOPES);
@@ -133,14 +133,7 @@ describe('case commands over HTTP', () => {
     keys.agent = await newKey(SCOPES, { actorType: 'agent', finalDecision: false, name: 'Research agent' });
     keys.noFinal = await newKey(SCOPES, { finalDecision: false });
     keys.reader = await newKey(['cases:read'], { finalDecision: false });
-    keys.foreign = await createApiKey(db.pool, {
-      accountId: foreign.account.id,
-      scopes: [...SCOPES],
-      actorType: 'api_client',
-      finalDecision: true,
-      groups: { kind: 'default' },
-      expiresAt: null,
-    });
+    keys.foreign = await createKey(db.pool, workspace.foreignAccountId, SCOPES, { finalDecision: true });
 
     // Fresh sources for sanctions (UN) and pep (EveryPolitician); none for business_entity_risk.
     const publishedAt = new Date(Date.now() - DAY_MS);
@@ -155,21 +148,12 @@ describe('case commands over HTTP', () => {
       publishedAt,
     });
 
+    // The rate limit has its own tests; these make hundreds of requests with one key.
     const server = (sourceStaleAfterMs: number) =>
-      buildApiServer({
-        logger: pino({ level: 'silent' }),
-        readiness: [],
-        pool: db.pool,
-        store,
-        sourceStaleAfterMs,
-        // The rate limit has its own tests; these make hundreds of requests with one key.
-        rateLimiter: createRateLimiter(db.pool, { limit: 100_000 }),
-      });
-    app = server(14 * DAY_MS);
+      startApiServer({ pool: db.pool, store, sourceStaleAfterMs, rateLimit: 100_000 });
+    ({ app, url } = await server(14 * DAY_MS));
     // The same data, judged by a server for which a day-old list is stale.
-    staleApp = server(60 * 60 * 1000);
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-    staleUrl = await staleApp.listen({ port: 0, host: '127.0.0.1' });
+    ({ app: staleApp, url: staleUrl } = await server(60 * 60 * 1000));
   });
 
   afterAll(async () => {
@@ -247,19 +231,7 @@ describe('case commands over HTTP', () => {
     return created.body.data;
   }
 
-  /** Ids for one command run outside the API: the same id for the same index within the run. */
-  function commandIds(): (index: number) => string {
-    const ids = new Map<number, string>();
-    return (index) => {
-      if (!ids.has(index)) ids.set(index, randomUUID());
-      return ids.get(index)!;
-    };
-  }
-
-  async function runDomain(caseReference: string, command: CaseCommand) {
-    const outcome = await runCaseCommand(store, caseReference, command, commandIds());
-    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
-  }
+  const runDomain = (caseReference: string, command: CaseCommand) => runCase(store, caseReference, command);
 
   function foundMatch(checkReference: string, entityId: string, rank: number): FoundMatch {
     return {
@@ -357,9 +329,9 @@ describe('case commands over HTTP', () => {
     it('accepts every limit at its maximum and real dates only', async () => {
       const ids: string[] = [];
       for (let i = 0; i < 50; i++) {
-        const id = (await createUser(db.pool, { accountId, email: `member-${i}@example.test` })).id;
-        await addMembership(db.pool, { groupId: defaultGroupId, userId: id });
-        ids.push(id);
+        ids.push(
+          await createMember(db.pool, { accountId, email: `member-${i}@example.test` }, [defaultGroupId]),
+        );
       }
       const data = await createCase({
         subject: {
@@ -1207,14 +1179,7 @@ describe('case commands over HTTP', () => {
     });
 
     it('checks the scopes of the review and the check decision (403)', async () => {
-      const reviewOnly = await createApiKey(db.pool, {
-        accountId,
-        scopes: ['cases:read'],
-        actorType: 'api_client',
-        finalDecision: false,
-        groups: { kind: 'all' },
-        expiresAt: null,
-      });
+      const reviewOnly = await createKey(db.pool, accountId, ['cases:read'], { groups: { kind: 'all' } });
       expectError(
         await call('PATCH', '/v1/matches/ABC123456-1.0123456789ab/review', {
           key: reviewOnly,

@@ -1,23 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiServer } from '../../../src/api/apiServer.js';
-import { type CaseCommand, queuedChecks } from '../../../src/cases/caseDecide.js';
-import type { Actor, FoundMatch } from '../../../src/cases/caseEvents.js';
+import type { CaseCommand } from '../../../src/cases/caseDecide.js';
+import type { Actor } from '../../../src/cases/caseEvents.js';
 import { caseEventResources } from '../../../src/cases/caseEventView.js';
 import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
-import { checkId, checkReference, matchId } from '../../../src/cases/references.js';
+import { checkReference, matchId } from '../../../src/cases/references.js';
 import { decodeEventCursor, encodeEventCursor } from '../../../src/cases/routes/caseEventRoutes.js';
-import { createRateLimiter } from '../../../src/rateLimit/rateLimiter.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
-import { type CreatedApiKey, createApiKey } from '../../../src/workspace/keyStore.js';
+import type { CreatedApiKey, NewApiKey } from '../../../src/workspace/keyStore.js';
 import {
-  addMembership,
-  createGroup,
-  createUser,
-  createWorkspace,
-} from '../../../src/workspace/workspaceStore.js';
+  createCaseNow,
+  createCaseWorkspace,
+  createKey,
+  createMember,
+  getJson,
+  runCase,
+  startApiServer,
+} from '../../support/caseApi.js';
+import { complete, decideCheck, found, review, start } from '../../support/caseBuilders.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
 interface Envelope {
@@ -52,34 +53,22 @@ describe('GET /v1/cases/{case_reference}/events over HTTP', () => {
   beforeAll(async () => {
     es = await openTestEventStore();
     const { pool } = es.db;
-    const workspace = await createWorkspace(pool, { name: 'Events Co' });
-    accountId = workspace.account.id;
-    defaultGroupId = workspace.defaultGroup.id;
-    otherGroupId = (await createGroup(pool, { accountId, name: 'Other desk' })).id;
-    const foreign = await createWorkspace(pool, { name: 'Elsewhere' });
-    foreignAccountId = foreign.account.id;
-    foreignGroupId = foreign.defaultGroup.id;
-    const user = await createUser(pool, {
-      accountId,
-      email: 'rita@example.com',
-      displayName: 'Rita Reviewer',
+    const workspace = await createCaseWorkspace(pool, {
+      account: 'Events Co',
+      groups: ['Other desk'],
+      foreign: 'Elsewhere',
     });
-    await addMembership(pool, { groupId: defaultGroupId, userId: user.id });
-    reviewer = { type: 'human', id: user.id, displayName: 'Rita Reviewer' };
+    ({ accountId, defaultGroupId, foreignAccountId, foreignGroupId } = workspace);
+    otherGroupId = workspace.groupIds[0]!;
+    const userId = await createMember(
+      pool,
+      { accountId, email: 'rita@example.com', displayName: 'Rita Reviewer' },
+      [defaultGroupId],
+    );
+    reviewer = { type: 'human', id: userId, displayName: 'Rita Reviewer' };
 
-    const newKey = (
-      scopes: readonly Scope[],
-      groups: Parameters<typeof createApiKey>[1]['groups'],
-      account = accountId,
-    ) =>
-      createApiKey(pool, {
-        accountId: account,
-        scopes: [...scopes],
-        actorType: 'api_client',
-        finalDecision: false,
-        groups,
-        expiresAt: null,
-      });
+    const newKey = (scopes: readonly Scope[], groups: NewApiKey['groups'], account = accountId) =>
+      createKey(pool, account, scopes, { groups });
     keys.reader = await newKey(['events:read'], { kind: 'default' });
     keys.all = await newKey(SCOPES, { kind: 'all' });
     keys.otherGroup = await newKey(['events:read'], { kind: 'ids', ids: [otherGroupId] });
@@ -87,27 +76,16 @@ describe('GET /v1/cases/{case_reference}/events over HTTP', () => {
     keys.foreign = await newKey(SCOPES, { kind: 'all' }, foreignAccountId);
     apiClient = { type: 'api_client', id: keys.all.key.id, displayName: keys.all.key.name };
 
-    app = buildApiServer({
-      logger: pino({ level: 'silent' }),
-      readiness: [],
-      pool,
-      store: es.store,
-      sourceStaleAfterMs: 14 * 86_400_000,
-      // Pagination walks make many requests; the limit itself is tested elsewhere.
-      rateLimiter: createRateLimiter(pool, { limit: 100_000 }),
-    });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    // Pagination walks make many requests; the limit itself is tested elsewhere.
+    ({ app, url } = await startApiServer({ pool, store: es.store, rateLimit: 100_000 }));
   });
   afterAll(async () => {
     await app?.close();
     await es?.close();
   });
 
-  async function get(path: string, key: CreatedApiKey | null = keys.reader!) {
-    const headers: Record<string, string> = key ? { authorization: `Bearer ${key.rawKey}` } : {};
-    const response = await fetch(`${url}${path}`, { headers });
-    return { status: response.status, body: (await response.json()) as Envelope };
-  }
+  const get = (path: string, key: CreatedApiKey | null = keys.reader!) =>
+    getJson<Envelope>(`${url}${path}`, key);
 
   const eventsPath = (reference: string, query: Record<string, string | number> = {}) => {
     const search = new URLSearchParams(
@@ -122,15 +100,7 @@ describe('GET /v1/cases/{case_reference}/events over HTTP', () => {
     return result.body.data!;
   }
 
-  async function run(reference: string, command: CaseCommand) {
-    const ids: string[] = [];
-    const outcome = await runCaseCommand(es.store, reference, command, (i) => {
-      ids[i] ??= randomUUID();
-      return ids[i];
-    });
-    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
-    return outcome;
-  }
+  const run = (reference: string, command: CaseCommand) => runCase(es.store, reference, command);
 
   const now = () => new Date().toISOString();
 
@@ -138,53 +108,37 @@ describe('GET /v1/cases/{case_reference}/events over HTTP', () => {
     options: { groupId?: string; account?: string; types?: ('sanctions' | 'pep')[] } = {},
   ) {
     const reference = newReference();
-    await run(reference, {
-      type: 'CreateCase',
-      now: now(),
-      groupMemberIds: [],
-      caseReference: reference,
-      accountId: options.account ?? accountId,
-      groupId: options.groupId ?? defaultGroupId,
-      subject: {
-        subjectReference: `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
-        type: 'person',
-        displayName: 'Ivan Example',
-        countries: ['RU'],
-        birthDate: null,
-        externalReference: null,
-        metadata: {},
-      },
-      ownerUserId: null,
-      collaboratorUserIds: [],
-      externalReference: null,
-      notes: 'Onboarding screening',
-      metadata: {},
-      screeningProfileId: 'default',
-      checks: queuedChecks(reference, options.types ?? ['sanctions'], {
-        reference: checkReference,
-        id: checkId,
-      }),
-      monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-      actor: apiClient,
-    });
+    await run(
+      reference,
+      createCaseNow(
+        {
+          caseReference: reference,
+          accountId: options.account ?? accountId,
+          groupId: options.groupId ?? defaultGroupId,
+          notes: 'Onboarding screening',
+          actor: apiClient,
+        },
+        {
+          displayName: 'Ivan Example',
+          countries: ['RU'],
+          birthDate: null,
+          externalReference: null,
+          metadata: {},
+        },
+        options.types,
+      ),
+    );
     return reference;
   }
 
-  const found = (check: string, n: number): FoundMatch => ({
-    matchId: matchId(check, `entity-${n}`),
-    rank: n,
-    displayName: `Ivan Example ${n}`,
-    score: 0.9 - n / 100,
-    matchedEntityId: `entity-${n}`,
-    matchType: 'name',
-    reason: {},
-    sources: [],
-    sourceRecordRef: null,
-    sourceSnapshotId: null,
-    supportingFields: {},
-    topics: ['sanction'],
-    datasets: ['test'],
-  });
+  const match = (check: string, n: number) =>
+    found(check, `entity-${n}`, {
+      rank: n,
+      displayName: `Ivan Example ${n}`,
+      score: 0.9 - n / 100,
+      sourceSnapshotId: null,
+      datasets: ['test'],
+    });
 
   /**
    * A case through a review: check started (audit-only), completed with two matches, both
@@ -193,50 +147,18 @@ describe('GET /v1/cases/{case_reference}/events over HTTP', () => {
   async function reviewedCase() {
     const reference = await createCase();
     const check = checkReference(reference, 1);
-    await run(reference, {
-      type: 'StartCheck',
-      checkReference: check,
-      attempt: 1,
-      worker: 'w-1',
-      now: now(),
-    });
-    await run(reference, {
-      type: 'CompleteCheck',
-      checkReference: check,
-      attempt: 1,
-      screeningProfileId: 'default',
-      threshold: 0.8,
-      snapshots: [],
-      matches: [found(check, 1), found(check, 2)],
-      now: now(),
-    });
+    await run(reference, start(check, 1, { worker: 'w-1', now: now() }));
+    await run(
+      reference,
+      complete(check, [match(check, 1), match(check, 2)], { threshold: 0.8, snapshots: [], now: now() }),
+    );
     const [first, second] = [matchId(check, 'entity-1'), matchId(check, 'entity-2')];
+    const by = () => ({ actor: reviewer, now: now() });
     for (const id of [first, second]) {
-      await run(reference, {
-        type: 'ReviewMatch',
-        matchId: id,
-        reviewStatus: 'not_relevant',
-        note: 'different birth year',
-        actor: reviewer,
-        now: now(),
-      });
+      await run(reference, review(id, 'not_relevant', 'different birth year', by()));
     }
-    await run(reference, {
-      type: 'DecideCheck',
-      checkReference: check,
-      decision: 'pass',
-      notes: null,
-      actor: reviewer,
-      now: now(),
-    });
-    await run(reference, {
-      type: 'ReviewMatch',
-      matchId: first,
-      reviewStatus: 'confirmed_match',
-      note: 'same passport number',
-      actor: reviewer,
-      now: now(),
-    });
+    await run(reference, decideCheck(check, 'pass', null, by()));
+    await run(reference, review(first, 'confirmed_match', 'same passport number', by()));
     return reference;
   }
 

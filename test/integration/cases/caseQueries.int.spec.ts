@@ -1,23 +1,27 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCaseView } from '../../../projections/cases/queries.js';
 import { projections } from '../../../projections/registry.js';
 import { installProjections } from '../../../projections/registryStore.js';
 import { startProjections } from '../../../projections/startProjections.js';
-import { buildApiServer } from '../../../src/api/apiServer.js';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
-import { queuedChecks } from '../../../src/cases/caseDecide.js';
 import type { Actor, FoundMatch } from '../../../src/cases/caseEvents.js';
 import { readCase } from '../../../src/cases/caseReadModel.js';
-import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
+import { loadCase } from '../../../src/cases/caseRepository.js';
 import { checkId, checkReference, matchId } from '../../../src/cases/references.js';
 import type { EventStore, ReadStreamOptions } from '../../../src/eventStore/eventStore.js';
 import type { CheckType } from '../../../src/screening/checkTypes.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
-import { type CreatedApiKey, createApiKey } from '../../../src/workspace/keyStore.js';
-import { createGroup, createWorkspace } from '../../../src/workspace/workspaceStore.js';
+import type { CreatedApiKey, NewApiKey } from '../../../src/workspace/keyStore.js';
+import {
+  createCaseNow,
+  createCaseWorkspace,
+  createKey,
+  getJson,
+  runCase,
+  startApiServer,
+} from '../../support/caseApi.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import type { TestDatabase } from '../../support/testDatabase.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
@@ -50,56 +54,36 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
     ({ db, store } = opened);
     // As every process does at start-up: the read model's views exist before anything serves.
     await installProjections(db.pool, projections);
-    const workspace = await createWorkspace(db.pool, { name: 'Queries Co' });
-    accountId = workspace.account.id;
-    defaultGroupId = workspace.defaultGroup.id;
-    otherGroupId = (await createGroup(db.pool, { accountId, name: 'Payments EU' })).id;
-    const foreign = await createWorkspace(db.pool, { name: 'Elsewhere Ltd' });
+    const workspace = await createCaseWorkspace(db.pool, {
+      account: 'Queries Co',
+      groups: ['Payments EU'],
+      foreign: 'Elsewhere Ltd',
+    });
+    ({ accountId, defaultGroupId } = workspace);
+    otherGroupId = workspace.groupIds[0]!;
 
-    const newKey = (scopes: readonly Scope[], more: Partial<Parameters<typeof createApiKey>[1]> = {}) =>
-      createApiKey(db.pool, {
-        accountId,
-        scopes: [...scopes],
-        actorType: 'api_client',
-        finalDecision: false,
-        groups: { kind: 'default' },
-        expiresAt: null,
-        ...more,
-      });
+    const newKey = (scopes: readonly Scope[], more: Partial<NewApiKey> = {}) =>
+      createKey(db.pool, accountId, scopes, more);
     keys.full = await newKey(SCOPES, { finalDecision: true, groups: { kind: 'all' } });
     keys.agent = await newKey(SCOPES, { actorType: 'agent', groups: { kind: 'all' } });
     keys.reader = await newKey(['cases:read', 'checks:read']);
     keys.casesOnly = await newKey(['cases:read']);
     keys.checksOnly = await newKey(['checks:read']);
     keys.otherGroup = await newKey(SCOPES, { groups: { kind: 'ids', ids: [otherGroupId] } });
-    keys.foreign = await createApiKey(db.pool, {
-      accountId: foreign.account.id,
-      scopes: [...SCOPES],
-      actorType: 'api_client',
+    keys.foreign = await createKey(db.pool, workspace.foreignAccountId, SCOPES, {
       finalDecision: true,
       groups: { kind: 'all' },
-      expiresAt: null,
     });
 
-    app = buildApiServer({
-      logger: pino({ level: 'silent' }),
-      readiness: [],
-      pool: db.pool,
-      store,
-      sourceStaleAfterMs: 14 * 86_400_000,
-    });
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
+    ({ app, url } = await startApiServer({ pool: db.pool, store }));
   });
   afterAll(async () => {
     await app?.close();
     await opened?.close();
   });
 
-  async function get(path: string, key: CreatedApiKey | null = keys.full!) {
-    const headers: Record<string, string> = key ? { authorization: `Bearer ${key.rawKey}` } : {};
-    const response = await fetch(`${url}${path}`, { headers });
-    return { status: response.status, body: (await response.json()) as Envelope };
-  }
+  const get = (path: string, key: CreatedApiKey | null = keys.full!) =>
+    getJson<Envelope>(`${url}${path}`, key);
 
   // ---- writing cases the way the command side does ------------------------------------------
 
@@ -112,46 +96,34 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
 
   type CommandBody = CaseCommand extends infer C ? (C extends CaseCommand ? Omit<C, 'now'> : never) : never;
 
-  async function run(caseReference: string, command: CommandBody) {
-    // A command appends a few events at most; each id is fixed for all attempts of this command.
-    const ids = Array.from({ length: 8 }, () => randomUUID());
-    const outcome = await runCaseCommand(
-      store,
-      caseReference,
-      { ...command, now: now() } as CaseCommand,
-      (index) => ids[index]!,
-    );
-    if (!outcome.ok) throw new Error(`${command.type} refused: ${outcome.rejection.message}`);
-    return outcome.state;
-  }
+  /** Runs the command now. */
+  const run = (caseReference: string, command: CommandBody) =>
+    runCase(store, caseReference, { ...command, now: now() } as CaseCommand);
 
   async function createCase(types: CheckType[], groupId = defaultGroupId) {
     const caseReference = newCaseReference();
-    await run(caseReference, {
-      type: 'CreateCase',
-      groupMemberIds: [],
+    await run(
       caseReference,
-      accountId,
-      groupId,
-      subject: {
-        subjectReference: `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
-        type: 'person',
-        displayName: 'Ivan Petrov',
-        countries: ['RU'],
-        birthDate: { year: 1970, month: 3 },
-        externalReference: 'crm-42',
-        metadata: { segment: 'retail' },
-      },
-      ownerUserId: null,
-      collaboratorUserIds: [],
-      externalReference: 'onboarding-7',
-      notes: 'New customer',
-      metadata: { channel: 'api' },
-      screeningProfileId: 'default',
-      checks: queuedChecks(caseReference, types, { reference: checkReference, id: checkId }),
-      monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-      actor: actorOf(keys.full!),
-    });
+      createCaseNow(
+        {
+          caseReference,
+          accountId,
+          groupId,
+          externalReference: 'onboarding-7',
+          notes: 'New customer',
+          metadata: { channel: 'api' },
+          actor: actorOf(keys.full!),
+        },
+        {
+          displayName: 'Ivan Petrov',
+          countries: ['RU'],
+          birthDate: { year: 1970, month: 3 },
+          externalReference: 'crm-42',
+          metadata: { segment: 'retail' },
+        },
+        types,
+      ),
+    );
     return caseReference;
   }
 

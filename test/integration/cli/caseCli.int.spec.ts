@@ -4,17 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAttachmentFile, sha256Hex } from '../../../src/cases/attachmentFiles.js';
-import { type CaseCommand, queuedChecks } from '../../../src/cases/caseDecide.js';
+import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import type { Actor } from '../../../src/cases/caseEvents.js';
 import { caseEventResources } from '../../../src/cases/caseEventView.js';
-import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
-import { checkId, checkReference } from '../../../src/cases/references.js';
-import {
-  addMembership,
-  createGroup,
-  createUser,
-  createWorkspace,
-} from '../../../src/workspace/workspaceStore.js';
+import { loadCase } from '../../../src/cases/caseRepository.js';
+import { checkReference } from '../../../src/cases/references.js';
+import { createCaseNow, createCaseWorkspace, createMember, runCase } from '../../support/caseApi.js';
+import { complete, start } from '../../support/caseBuilders.js';
 import { runCliCaptured } from '../../support/cli.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -43,27 +39,30 @@ describe('casescreen cases: history, show and the operator commands', () => {
     es = await openTestEventStore();
     dir = await mkdtemp(path.join(os.tmpdir(), 'casescreen-attach-'));
     const { pool } = es.db;
-    const workspace = await createWorkspace(pool, { name: 'Case Ops' });
-    accountId = workspace.account.id;
-    defaultGroupId = workspace.defaultGroup.id;
-    secondGroupId = (await createGroup(pool, { accountId, name: 'Second desk' })).id;
-    const foreign = await createWorkspace(pool, { name: 'Elsewhere' });
-    foreignGroupId = foreign.defaultGroup.id;
+    const workspace = await createCaseWorkspace(pool, {
+      account: 'Case Ops',
+      groups: ['Second desk'],
+      foreign: 'Elsewhere',
+    });
+    ({ accountId, defaultGroupId, foreignGroupId } = workspace);
+    secondGroupId = workspace.groupIds[0]!;
     const user = async (name: keyof typeof users, groups: string[], account = accountId) => {
-      const created = await createUser(pool, {
-        accountId: account,
-        email: `${name}@example.com`,
-        displayName: name === 'nameless' ? null : name[0]!.toUpperCase() + name.slice(1),
-      });
-      for (const groupId of groups) await addMembership(pool, { groupId, userId: created.id });
-      users[name] = created.id;
+      users[name] = await createMember(
+        pool,
+        {
+          accountId: account,
+          email: `${name}@example.com`,
+          displayName: name === 'nameless' ? null : name[0]!.toUpperCase() + name.slice(1),
+        },
+        groups,
+      );
     };
     await user('alice', [defaultGroupId]);
     await user('bob', [defaultGroupId, secondGroupId]);
     await user('carol', [defaultGroupId]);
     await user('dave', [secondGroupId]);
     await user('nameless', []);
-    await user('foreigner', [foreignGroupId], foreign.account.id);
+    await user('foreigner', [foreignGroupId], workspace.foreignAccountId);
   });
   afterAll(async () => {
     await es?.close();
@@ -79,43 +78,31 @@ describe('casescreen cases: history, show and the operator commands', () => {
     return JSON.parse(result.stdout);
   }
 
-  async function run(reference: string, command: CaseCommand) {
-    const ids: string[] = [];
-    const outcome = await runCaseCommand(es.store, reference, command, (i) => {
-      ids[i] ??= randomUUID();
-      return ids[i];
-    });
-    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
-  }
+  const run = (reference: string, command: CaseCommand) => runCase(es.store, reference, command);
 
   async function createCase(options: { ownerUserId?: string | null; groupId?: string } = {}) {
     const reference = `CLI${String(100000 + caseCounter++).padStart(6, '0')}`;
-    await run(reference, {
-      type: 'CreateCase',
-      now: new Date().toISOString(),
-      groupMemberIds: [users.alice, users.bob, users.carol],
-      caseReference: reference,
-      accountId,
-      groupId: options.groupId ?? defaultGroupId,
-      subject: {
-        subjectReference: `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
-        type: 'company',
-        displayName: 'Northwind Shipping Ltd',
-        countries: ['GB'],
-        birthDate: null,
-        externalReference: null,
-        metadata: {},
-      },
-      ownerUserId: options.ownerUserId ?? null,
-      collaboratorUserIds: [],
-      externalReference: null,
-      notes: null,
-      metadata: {},
-      screeningProfileId: 'default',
-      checks: queuedChecks(reference, ['sanctions'], { reference: checkReference, id: checkId }),
-      monitoring: { enable: false, ownerUserId: null, collaboratorUserIds: [] },
-      actor: apiClient,
-    });
+    await run(
+      reference,
+      createCaseNow(
+        {
+          groupMemberIds: [users.alice, users.bob, users.carol],
+          caseReference: reference,
+          accountId,
+          groupId: options.groupId ?? defaultGroupId,
+          ownerUserId: options.ownerUserId ?? null,
+          actor: apiClient,
+        },
+        {
+          type: 'company',
+          displayName: 'Northwind Shipping Ltd',
+          countries: ['GB'],
+          birthDate: null,
+          externalReference: null,
+          metadata: {},
+        },
+      ),
+    );
     return reference;
   }
 
@@ -138,28 +125,16 @@ describe('casescreen cases: history, show and the operator commands', () => {
     it('prints every event, audit-only ones included, and the case as it stood at --as-of', async () => {
       const reference = await createCase();
       const check = checkReference(reference, 1);
-      await run(reference, {
-        type: 'StartCheck',
-        checkReference: check,
-        attempt: 1,
-        worker: 'worker-7',
-        now: new Date().toISOString(),
-      });
+      await run(reference, start(check, 1, { worker: 'worker-7', now: new Date().toISOString() }));
       await sleep(40);
       const asOf = new Date();
       await sleep(40);
       await cliJson('cases', 'assign', reference, '--owner', users.bob, '--user', users.alice);
       await cliJson('cases', 'collaborators', 'add', reference, users.carol, '--user', users.alice);
-      await run(reference, {
-        type: 'CompleteCheck',
-        checkReference: check,
-        attempt: 1,
-        screeningProfileId: 'default',
-        threshold: 0.8,
-        snapshots: [],
-        matches: [],
-        now: new Date().toISOString(),
-      });
+      await run(
+        reference,
+        complete(check, [], { threshold: 0.8, snapshots: [], now: new Date().toISOString() }),
+      );
 
       const now = await cliJson('cases', 'history', reference);
       expect(now).toMatchObject({ caseReference: reference, asOf: null, eventCount: 5, laterEventCount: 0 });
