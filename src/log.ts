@@ -1,4 +1,4 @@
-import { destination as pinoDestination, type Logger, pino } from 'pino';
+import { type Logger, pino, destination as pinoDestination } from 'pino';
 import type { Config } from './config.js';
 
 export type { Logger };
