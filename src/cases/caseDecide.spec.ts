@@ -353,7 +353,7 @@ describe('decide: DecideCheck', () => {
 
   const notesRequired = {
     ok: false,
-    rejection: { code: 'unprocessable', details: { field: 'decision_notes' } },
+    rejection: { code: 'unprocessable', details: { fieldErrors: { decision_notes: [expect.any(String)] } } },
   };
 
   it.each(['conditional_pass', 'fail'] as const)('requires notes for %s, even with no match', (decision) => {
@@ -539,7 +539,7 @@ describe('decide: DecideCase', () => {
 
   const notesRequired = {
     ok: false,
-    rejection: { code: 'unprocessable', details: { field: 'decision_notes' } },
+    rejection: { code: 'unprocessable', details: { fieldErrors: { decision_notes: [expect.any(String)] } } },
   };
 
   it('accepts pass without notes when every check found nothing', () => {

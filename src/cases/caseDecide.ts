@@ -317,6 +317,15 @@ export function checkNotesRequirement(check: CheckState, decision: FinalDecision
   return undefined;
 }
 
+/**
+ * Missing notes are a field problem, reported as validation failures are (`details.fieldErrors`),
+ * so one parser reads every 400 and 422 a caller can fix by changing a field.
+ */
+function notesRequired(why: string): Decision {
+  const message = `Decision notes are required: ${why}.`;
+  return reject('unprocessable', message, { fieldErrors: { decision_notes: [message] } });
+}
+
 function decideCheck(command: Extract<CaseCommand, { type: 'DecideCheck' }>, state: CaseState): Decision {
   const check = findCheck(state, command.checkReference);
   if (!check) return reject('not_found', `No check ${command.checkReference}.`);
@@ -327,11 +336,7 @@ function decideCheck(command: Extract<CaseCommand, { type: 'DecideCheck' }>, sta
     confirmed.length > 1
       ? 'more than one match is confirmed: decision notes must say whether they are one party (the same person or business on several lists) or distinct ones'
       : checkNotesRequirement(check, command.decision);
-  if (needsNotes && !command.notes?.trim()) {
-    return reject('unprocessable', `Decision notes are required: ${needsNotes}.`, {
-      field: 'decision_notes',
-    });
-  }
+  if (needsNotes && !command.notes?.trim()) return notesRequired(needsNotes);
   // Changing a recorded decision changes the evidence of a decided case; signing off a check the
   // system found without matches does not.
   const changed = isFinal(check.decision) && check.decision !== command.decision;
@@ -408,11 +413,7 @@ function decideCase(command: Extract<CaseCommand, { type: 'DecideCase' }>, state
   const blocker = caseDecisionBlockers(state, command.decision);
   if (blocker) return reject(blocker.code, blocker.message, blocker.details);
   const needsNotes = caseNotesRequirement(state, command.decision);
-  if (needsNotes && !command.notes?.trim()) {
-    return reject('unprocessable', `Decision notes are required: ${needsNotes}.`, {
-      field: 'decision_notes',
-    });
-  }
+  if (needsNotes && !command.notes?.trim()) return notesRequired(needsNotes);
   return accept({
     type: 'CaseDecisionRecorded',
     data: {

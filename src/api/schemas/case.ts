@@ -41,7 +41,7 @@ export const CaseSubject = z
 export const Source = z
   .object({
     name: z.string(),
-    url: z.string().nullable(),
+    url: z.string().meta({ format: 'uri' }).nullable(),
     dataset: z.string().nullable(),
     priority: z.number().int(),
   })
@@ -125,7 +125,7 @@ export const CaseMaterial = z
     updated_at: DateTime,
     group_id: Uuid.optional(),
     note: z.string().nullable().optional(),
-    url: z.string().nullable().optional(),
+    url: z.string().meta({ format: 'uri' }).nullable().optional(),
     check_id: z.string().nullable().optional(),
     created_by_actor: Actor.optional(),
     finalized_at: DateTime.nullable().optional(),

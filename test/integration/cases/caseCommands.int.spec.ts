@@ -940,7 +940,9 @@ describe('case commands over HTTP', () => {
       const noNotes = await call('PATCH', `/v1/checks/${checkReference}/decision`, {
         body: { decision: 'fail', decision_notes: '  ' },
       });
-      expect(expectError(noNotes, 422, 'unprocessable_entity')).toEqual({ field: 'decision_notes' });
+      expect(expectError(noNotes, 422, 'unprocessable_entity')).toEqual({
+        fieldErrors: { decision_notes: [expect.stringContaining('Decision notes are required')] },
+      });
       const decided = await call<{
         check_reference: string;
         decision: string;
@@ -985,7 +987,9 @@ describe('case commands over HTTP', () => {
       const caseNoNotes = await call('PATCH', `/v1/cases/${caseReference}/decision`, {
         body: { decision: 'fail' },
       });
-      expect(expectError(caseNoNotes, 422, 'unprocessable_entity')).toEqual({ field: 'decision_notes' });
+      expect(expectError(caseNoNotes, 422, 'unprocessable_entity')).toEqual({
+        fieldErrors: { decision_notes: [expect.stringContaining('Decision notes are required')] },
+      });
       const idempotencyKey = freshKey();
       const caseDecided = await call<CaseData>('PATCH', `/v1/cases/${caseReference}/decision`, {
         body: { decision: 'fail', decision_notes: 'Sanctioned party.' },

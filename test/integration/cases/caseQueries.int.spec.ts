@@ -561,4 +561,13 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
     expect(checkOperation).toMatchObject({ tags: ['Checks'], summary: 'Get a check' });
     expect(Object.keys(caseOperation!.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429']);
   });
+
+  it('types the URLs of sources and materials as URIs, as the spec does', async () => {
+    const document = (await (await fetch(`${url}/v1/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, Json> }> };
+    };
+    const { Source, CaseMaterial } = document.components.schemas;
+    expect(JSON.stringify(Source?.properties.url)).toContain('"format":"uri"');
+    expect(JSON.stringify(CaseMaterial?.properties.url)).toContain('"format":"uri"');
+  });
 });
