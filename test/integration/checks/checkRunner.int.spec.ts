@@ -85,8 +85,11 @@ describe('check runner', () => {
     });
     // A check that cannot be screened is refused before it starts: no CheckStarted for it.
     expect(await checkEvents(es.store, `${caseReference}-2`)).toMatchObject({ started: [], completed: [] });
-    expect((await findJob(es.db.pool, `${caseReference}-1`))?.status).toBe('done');
-    expect((await findJob(es.db.pool, `${caseReference}-2`))?.status).toBe('done');
+    // The worker settles its job row after appending the check's outcome, so the row may lag the event.
+    await eventually(async () => {
+      expect((await findJob(es.db.pool, `${caseReference}-1`))?.status).toBe('done');
+      expect((await findJob(es.db.pool, `${caseReference}-2`))?.status).toBe('done');
+    });
 
     const completed = await eventually(() => {
       const report = reports.find((entry) => entry.checkReference === `${caseReference}-1`);
