@@ -16,6 +16,7 @@ import {
 } from '../scoring/scoreEntity.js';
 import { MAX_EVIDENCE_GAIN, nameOnlyScore } from '../scoring/scoreWeights.js';
 import { type EntityStore, EntityStoreBuilder } from './entityStore.js';
+import { NameEvidence } from './nameEvidence.js';
 import {
   isSearchablePart,
   type TermDictionary,
@@ -32,7 +33,7 @@ import {
  *    spelling variants, sound, abjad skeleton, 3-gram neighbours; termDictionary.ts);
  * 2. the names holding those terms collect evidence weighted by how rare each term is (IDF) and how
  *    well it matched; the most common part of the subject's name only adds to names a rarer part
- *    already found, so "john" or "mohammad" never floods the candidates;
+ *    already found, so "john" or "mohammad" never floods the candidates (nameEvidence.ts);
  * 3. the best CANDIDATE_NAMES names, and every party sharing an identifier with the subject, are
  *    scored in full (scoreEntity), filtered by check type, dataset and kind, and the ones reaching
  *    the profile's threshold are explained.
@@ -40,7 +41,6 @@ import {
 
 /** How many of the best-evidenced names are scored in full per search. */
 export const CANDIDATE_NAMES = 100;
-const HISTOGRAM_BUCKETS = 256;
 /** Terms of one part followed into the postings (leadingTerms). */
 const TERM_FLOOR = 0.5;
 const TERMS_PER_PART = 40;
@@ -234,10 +234,8 @@ export class ScreeningIndex {
   private readonly terms: TermDictionary;
   private readonly postings: readonly Int32Array[];
   private readonly identifiers: ReadonlyMap<string, Int32Array>;
-  private readonly evidence: Float32Array;
-  private readonly lastPart: Uint32Array;
+  private readonly evidence: NameEvidence;
   private readonly idf: Float32Array;
-  private part = 0;
 
   constructor(parts: IndexParts) {
     this.store = parts.store;
@@ -253,8 +251,7 @@ export class ScreeningIndex {
     this.terms = parts.terms;
     this.postings = parts.postings;
     this.identifiers = parts.identifiers;
-    this.evidence = new Float32Array(this.nameEntity.length);
-    this.lastPart = new Uint32Array(this.nameEntity.length);
+    this.evidence = new NameEvidence(this.nameEntity.length);
     const names = Math.max(1, this.nameEntity.length);
     this.idf = Float32Array.from(this.postings, (list) => Math.log(1 + names / Math.max(1, list.length)));
   }
@@ -420,14 +417,13 @@ export class ScreeningIndex {
     // names; the common half only adds evidence to names already found, and "john" or "mohammad"
     // never floods the candidates.
     const adding = matched.length <= 2 ? 1 : Math.ceil(matched.length / 2);
-    const touched: number[] = [];
-    for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding, touched);
-    for (const terms of this.joinedParts(parts)) this.collect(terms, true, touched);
+    for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding);
+    for (const terms of this.joinedParts(parts)) this.collect(terms, true);
     for (const [rarer, commoner] of this.splitParts(parts)) {
-      this.collect(rarer, true, touched);
-      this.collect(commoner, false, touched);
+      this.collect(rarer, true);
+      this.collect(commoner, false);
     }
-    return this.best(touched, allowed);
+    return this.evidence.take(CANDIDATE_NAMES, (nameId) => allowed(this.nameEntity[nameId]!));
   }
 
   /**
@@ -491,55 +487,11 @@ export class ScreeningIndex {
    * Adds each term's IDF, times its similarity, to the names holding it, once per query part: the
    * terms come best first, so a name reached by several terms of one part counts the best.
    */
-  private collect(terms: readonly TermMatch[], mayAdd: boolean, touched: number[]): void {
-    const part = this.nextPart();
+  private collect(terms: readonly TermMatch[], mayAdd: boolean): void {
+    this.evidence.beginPart();
     for (const { term, similarity } of terms) {
-      const weight = this.idf[term]! * similarity;
-      const names = this.postings[term]!;
-      for (let i = 0; i < names.length; i++) {
-        const nameId = names[i]!;
-        if (this.lastPart[nameId] === part) continue;
-        const before = this.evidence[nameId]!;
-        if (before === 0 && !mayAdd) continue;
-        this.lastPart[nameId] = part;
-        if (before === 0) touched.push(nameId);
-        this.evidence[nameId] = before + weight;
-      }
+      this.evidence.add(this.postings[term]!, this.idf[term]! * similarity, mayAdd);
     }
-  }
-
-  private nextPart(): number {
-    this.part++;
-    if (this.part === 0xffffffff) {
-      this.lastPart.fill(0);
-      this.part = 1;
-    }
-    return this.part;
-  }
-
-  /**
-   * The CANDIDATE_NAMES allowed names with the most evidence, in linear time: a histogram of the
-   * evidence finds the cut, then only the names above it are sorted. Resets the evidence of every
-   * touched name for the next search.
-   */
-  private best(touched: readonly number[], allowed: (entityId: number) => boolean): number[] {
-    let max = 0;
-    for (const nameId of touched) max = Math.max(max, this.evidence[nameId]!);
-    const scale = (HISTOGRAM_BUCKETS - 1) / (max || 1);
-    const counts = new Uint32Array(HISTOGRAM_BUCKETS);
-    for (const nameId of touched) counts[Math.floor(this.evidence[nameId]! * scale)]!++;
-    let cut = HISTOGRAM_BUCKETS - 1;
-    for (let kept = counts[cut]!; cut > 0 && kept < CANDIDATE_NAMES * 2; ) kept += counts[--cut]!;
-
-    const ranked: { nameId: number; evidence: number }[] = [];
-    for (const nameId of touched) {
-      const evidence = this.evidence[nameId]!;
-      this.evidence[nameId] = 0;
-      if (Math.floor(evidence * scale) < cut || !allowed(this.nameEntity[nameId]!)) continue;
-      ranked.push({ nameId, evidence });
-    }
-    ranked.sort((a, b) => b.evidence - a.evidence);
-    return ranked.slice(0, CANDIDATE_NAMES).map((r) => r.nameId);
   }
 }
 
