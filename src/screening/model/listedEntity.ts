@@ -140,6 +140,8 @@ export interface ParseOptions {
 export interface SourceFormat {
   name: string;
   defaultDataset: string;
+  /** True when a directory is an input (the files it holds are read); otherwise only files are. */
+  acceptsDirectories?: boolean;
   parse(paths: string[], options?: ParseOptions): AsyncIterable<ListedEntity>;
 }
 
@@ -149,5 +151,7 @@ export type EntityDelta = { op: 'upsert'; entity: ListedEntity } | { op: 'delete
 export interface DeltaFormat {
   name: string;
   defaultDataset: string;
+  /** As for SourceFormat. */
+  acceptsDirectories?: boolean;
   parseDelta(paths: string[], options?: ParseOptions): AsyncIterable<EntityDelta>;
 }

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { CsvError, parse } from 'csv-parse';
+import { type CastingContext, CsvError, parse } from 'csv-parse';
 import { type ParseOptions, SourceParseError } from '../model/listedEntity.js';
 import { ProgressTracker } from './progress.js';
 
@@ -30,7 +30,8 @@ export interface CsvTableOptions {
   delimiter?: string;
   /**
    * Accept quotes the publisher did not escape (`"Rafael "Ace" Lim"`, EBRD): such a field is read
-   * as written, quotes included, and `repairQuotes` takes the outer pair off again.
+   * as written, quotes included, and `repairQuotes` takes the outer pair off again. Only that shape
+   * is accepted (see strayQuoteProblem); any other stray quote is a SourceParseError.
    */
   relaxQuotes?: boolean;
 }
@@ -75,6 +76,9 @@ export async function* readCsvTable(file: string, options: CsvTableOptions): Asy
   }
   const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
   const source: Readable = gzipped ? stream.pipe(createGunzip()) : stream;
+  const delimiter = options.delimiter ?? ',';
+  // The header as `cast` sees it: csv-parse reads ahead of the loop below, so `header` may be unset.
+  const columnNames: string[] = [];
   const parser = source.pipe(
     parse({
       bom: true,
@@ -82,7 +86,22 @@ export async function* readCsvTable(file: string, options: CsvTableOptions): Asy
       relax_column_count: true,
       relax_quotes: options.relaxQuotes ?? false,
       skip_empty_lines: true,
-      delimiter: options.delimiter ?? ',',
+      delimiter,
+      // csv-parse hands each field to `cast` with whether it was quoted: the one place a stray quote
+      // can be told from a properly escaped one.
+      ...(options.relaxQuotes && {
+        cast: (value: string, context: CastingContext) => {
+          const column = typeof context.column === 'number' ? context.column : -1;
+          if (context.records === 0) columnNames[column] = value.trim();
+          const problem = strayQuoteProblem(value, context.quoting, delimiter);
+          if (!problem) return value;
+          const name = columnNames[column] ?? `field ${column + 1}`;
+          throw new SourceParseError(file, `${name}: ${problem}`, {
+            // The field's first line: where the quote that was never closed opens.
+            line: context.lines - (value.match(/\n/g)?.length ?? 0),
+          });
+        },
+      }),
     }),
   );
   stream.on('error', (error) => parser.destroy(error));
@@ -127,6 +146,35 @@ export async function* readCsvTable(file: string, options: CsvTableOptions): Asy
   }
   if (!header) throw new SourceParseError(file, `not ${options.formatLabel}: the file is empty`);
   options.progress.fileDone(file, stream.bytesRead);
+}
+
+/**
+ * Why a field read with relaxed quotes is not the one shape of unescaped quotes accepted, or
+ * undefined when it is. `relax_quotes` alone takes any stray quote as text, so a quoted field whose
+ * closing quote is missing runs on over the delimiter (or line break) to the next quote, and the
+ * rest of the row shifts: garbage names, and often still the right number of fields. The
+ * publisher's defect has one shape: a field quoted as a whole with bare quotes inside
+ * (`"Rafael "Ace" Lim"`), which csv-parse returns starting and ending with a quote and which
+ * cannot span a delimiter after its first inner quote. Refused: a bare quote in an unquoted field
+ * (a missing opening quote, or the tail of a field cut off by a missing closing quote), and a
+ * field that starts with a stray quote, does not end with one and holds a delimiter or line break
+ * (it swallowed the end of the field before it).
+ */
+function strayQuoteProblem(value: string, quoted: boolean, delimiter: string): string | undefined {
+  if (!quoted) {
+    return value.includes('"') ? `a quote inside an unquoted field: ${excerpt(value)}` : undefined;
+  }
+  const ranOn = value.includes(delimiter) || value.includes('\n');
+  if (value.startsWith('"') && !value.endsWith('"') && ranOn) {
+    return `a quoted field is not closed (it runs on over a delimiter or line break): ${excerpt(value)}`;
+  }
+  return undefined;
+}
+
+/** The field as read, on one line and cut short, after a colon. */
+function excerpt(value: string): string {
+  const flat = value.replace(/\s+/g, ' ').trim();
+  return `read as ${flat.length > 80 ? `${flat.slice(0, 77)}...` : flat}`;
 }
 
 /**

@@ -152,5 +152,22 @@ describe('ebrd-csv', () => {
       expect(quote.location).toEqual({ line: 3 });
       expect(quote.reason).toBe('expected 8 fields, found 7');
     });
+
+    // Relaxed quotes alone read both files below as 8 fields of garbage ("Unclosed Firm Ltd.,"Street 1").
+    it('refuses a firm name whose closing quote is missing, though the row still has 8 fields', async () => {
+      const error = await failure('unclosed-quote.csv');
+      expect(error.location).toEqual({ line: 3 });
+      expect(error.reason).toBe(
+        'Firm Name: a quoted field is not closed (it runs on over a delimiter or line break): read as "Unclosed Firm Ltd.,"Street 1',
+      );
+    });
+
+    it('refuses a bare quote in an unquoted field (a missing opening quote)', async () => {
+      const error = await failure('unopened-quote.csv');
+      expect(error.location).toEqual({ line: 3 });
+      expect(error.reason).toBe(
+        'Firm Name: a quote inside an unquoted field: read as No Opening Quote Ltd."',
+      );
+    });
   });
 });

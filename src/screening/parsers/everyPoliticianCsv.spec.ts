@@ -112,6 +112,22 @@ describe('everypolitician-csv', () => {
     expect(dates).toEqual([]);
   });
 
+  it('drops the Wikipedia footnote markers at the end of names ("Kim Jong-un[14]")', async () => {
+    const entities = await collectEntities(everyPoliticianCsvFormat, [
+      fixture('footnotes', 'North_Korea_National_Assembly'),
+    ]);
+    expect(entities.map((e) => [e.id, e.names.map((n) => [n.full, n.kind])])).toEqual([
+      [
+        'everypolitician:kp-9',
+        [
+          ['Kim Jong-un', 'primary'],
+          ['김정은', 'alias'],
+        ],
+      ],
+      ['everypolitician:kp-10', [['Pak Pong-ju', 'primary']]],
+    ]);
+  });
+
   describe('malformed input', () => {
     async function failure(name: string): Promise<SourceParseError> {
       const error = await collectEntities(everyPoliticianCsvFormat, [fixture(name)]).catch((e: unknown) => e);

@@ -34,6 +34,7 @@ import { ProgressTracker } from './progress.js';
 export const everyPoliticianCsvFormat: SourceFormat = {
   name: 'everypolitician-csv',
   defaultDataset: 'everypolitician',
+  acceptsDirectories: true,
   parse: (paths, options) => parseEveryPolitician(paths, options),
 };
 
@@ -102,7 +103,7 @@ async function* parseEveryPolitician(
           const v = row.values;
           const id = cleanText(v.id);
           if (!id) throw new SourceParseError(termFile, 'row without an id', { line: row.line });
-          if (!cleanText(v.name))
+          if (!personName(v.name))
             throw new SourceParseError(termFile, 'row without a name', { line: row.line, record: id });
           let draft = members.get(id);
           if (!draft) {
@@ -136,9 +137,9 @@ function newDraft(dataset: string, id: string, v: Record<string, string>): Entit
     topics: ['role.pep'],
     priority: 3,
   });
-  const name = cleanText(v.name);
+  const name = personName(v.name);
   // sort_name "Afriyie, Adam" gives the parts of "Adam Afriyie"; otherwise no parts are claimed.
-  const sortParts = splitFamilyCommaGiven(cleanText(v.sort_name));
+  const sortParts = splitFamilyCommaGiven(personName(v.sort_name));
   const parts =
     sortParts && joinGivenFamily(sortParts.given, sortParts.family) === name ? sortParts : undefined;
   draft.addName(name, 'primary', parts);
@@ -177,6 +178,14 @@ function addRow(
 }
 
 /**
+ * A name as scraped from Wikipedia, without the footnote markers it kept at its end
+ * ("Kim Jong-un[14]"): they are no part of the name and would be matched as a token.
+ */
+function personName(text: string | undefined): string {
+  return cleanText(text).replace(/(?:\s*\[\d+\])+$/, '');
+}
+
+/**
  * names.csv: every spelling of a member by id. A Wikipedia-style qualifier in parentheses
  * ("안명옥 (조선민주주의인민공화국)", "장웅 (스포츠인)") is no part of the name and is dropped.
  */
@@ -188,7 +197,7 @@ async function readNames(file: string, progress: ProgressTracker): Promise<Map<s
     formatLabel: 'an EveryPolitician names.csv file',
   })) {
     const id = cleanText(row.values.id);
-    const name = cleanText(cleanText(row.values.name).replace(/^(.+?)\s*\([^()]*\)$/, '$1'));
+    const name = cleanText(personName(row.values.name).replace(/^(.+?)\s*\([^()]*\)$/, '$1'));
     if (!id) throw new SourceParseError(file, 'row without an id', { line: row.line });
     if (!name) continue;
     names.set(id, [...(names.get(id) ?? []), name]);

@@ -26,13 +26,15 @@ import type { ProgressTracker } from './progress.js';
  * `*.entities.delta.json` files are taken in name order. OpenSanctions names them
  * `<version>.entities.delta.json` with the version starting with its UTC time
  * (`20240527194702-wnk`): files out of version order are refused, and the newest version's time
- * is the publication date. The version index `delta.json` is no delta and is refused: it only
+ * is the publication date (reported before the first change, so that the loader can refuse a delta
+ * not newer than its base before copying the base). The version index `delta.json` is no delta and is refused: it only
  * lists download URLs, and which versions to fetch is the sync's decision.
  */
 
 export const ftmDeltaFormat: DeltaFormat = {
   name: 'ftm-delta',
   defaultDataset: 'opensanctions',
+  acceptsDirectories: true,
   parseDelta: (paths, options) => parseFtmDelta(paths, options),
 };
 

@@ -25,6 +25,7 @@ import type { ProgressTracker } from './progress.js';
 export const ftmJsonFormat: SourceFormat = {
   name: 'ftm',
   defaultDataset: 'opensanctions',
+  acceptsDirectories: true,
   parse: (paths, options) => parseFtm(paths, options),
 };
 

@@ -51,6 +51,7 @@ const ALT_KINDS: Record<string, NameKind> = { aka: 'alias', nka: 'alias', fka: '
 export const ofacCsvFormat: SourceFormat = {
   name: 'ofac-csv',
   defaultDataset: 'us_ofac_sdn',
+  acceptsDirectories: true,
   parse: (paths, options) => parseOfacCsv(paths, options),
 };
 

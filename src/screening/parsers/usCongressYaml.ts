@@ -34,6 +34,7 @@ import { ProgressTracker } from './progress.js';
 export const usCongressYamlFormat: SourceFormat = {
   name: 'us-congress-yaml',
   defaultDataset: 'us_congress',
+  acceptsDirectories: true,
   parse: (paths, options) => parseCongress(paths, options),
 };
 

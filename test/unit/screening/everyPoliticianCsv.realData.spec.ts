@@ -89,4 +89,14 @@ describe.skipIf(!data.available)('everypolitician-csv over the real legislatures
     const an = entities.find((e) => e.names[0]!.full === 'An Myong-ok')!;
     expect(an.names.map((n) => n.full)).toEqual(['An Myong-ok', '안명옥']);
   });
+
+  it('drops Wikipedia footnote markers from names: "Kim Jong-un[14]" is Kim Jong-un', () => {
+    expect(entityById(entities, id('ebbf5070-ae94-4ae9-9c7a-5645c6ce7bb0')).names[0]!.full).toBe(
+      'Kim Jong-un',
+    );
+    const marked = entities
+      .flatMap((e) => e.names.map((n) => n.full))
+      .filter((name) => /\[\d+\]$/.test(name));
+    expect(marked).toEqual([]);
+  });
 });
