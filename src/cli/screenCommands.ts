@@ -21,6 +21,7 @@ import {
   formatSubjectBirthDate,
   parseSubjectBirthDate,
   type ScreeningSubject,
+  type SubjectBirthDate,
 } from '../screening/scoring/query.js';
 import {
   type SubjectReading,
@@ -70,9 +71,38 @@ function parseType(text: string): Parsed<EntityKind> {
 }
 
 function parseBirthDate(text: string): Parsed<string> {
-  return parseSubjectBirthDate(text)
-    ? { ok: true, value: text.trim() }
-    : { ok: false, message: `"${text}" is not YYYY, YYYY-MM or YYYY-MM-DD (a real date, year 1800-2100)` };
+  const date = parseSubjectBirthDate(text);
+  if (!date) {
+    return {
+      ok: false,
+      message: `"${text}" is not YYYY, YYYY-MM or YYYY-MM-DD (a real date, year 1800-2100)`,
+    };
+  }
+  return isFutureBirthDate(date, new Date())
+    ? { ok: false, message: `"${text}" is in the future` }
+    : { ok: true, value: text.trim() };
+}
+
+/**
+ * Whether a birth date (as precise as it is given) starts after `now`'s day, UTC: `2100-12-31` is
+ * a typo that would only lower the scores of the real person, while the current year is possible.
+ */
+export function isFutureBirthDate(date: SubjectBirthDate, now: Date): boolean {
+  const given = [date.year, date.month ?? 0, date.day ?? 0];
+  const today = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  for (const [i, part] of given.entries()) {
+    // An unspecified month or day (0) covers the whole year or month: not after today's.
+    if (part === 0 || part !== today[i]) return part > today[i]!;
+  }
+  return false;
+}
+
+/**
+ * Why a subject's name can never match, or undefined: a name of punctuation only (`!!!`) has no
+ * letter or digit to compare, so it would always read as a clean "no matches".
+ */
+function unmatchableName(name: string): string | undefined {
+  return /[\p{L}\p{N}]/u.test(name) ? undefined : 'the name has no letter or digit';
 }
 
 function parseCountry(text: string): Parsed<string> {
@@ -127,7 +157,13 @@ const screenInput = z.object({
   name: z
     .string()
     .transform((value) => value.replace(/\s+/g, ' ').trim())
-    .pipe(z.string().min(1, 'must not be empty').max(240, 'must be at most 240 characters'))
+    .pipe(
+      z
+        .string()
+        .min(1, 'must not be empty')
+        .max(240, 'must be at most 240 characters')
+        .refine((name) => name === '' || !unmatchableName(name), 'must contain a letter or a digit'),
+    )
     .optional(),
   type: z.string().transform(viaParser(parseType)).optional(),
   birthDate: z.string().transform(viaParser(parseBirthDate)).optional(),
@@ -293,7 +329,7 @@ function checkScreenMode(input: ScreenInput): void {
   ].filter((flag): flag is string => typeof flag === 'string');
   if (single.length > 0) {
     throw new CliInputError(
-      `--input: the subjects come from the file (and the output is JSON lines); ${single.join(', ')} apply to --name only`,
+      `--input: the subjects come from the file (and the output is JSON lines); for one subject (--name) only: ${single.join(', ')}`,
     );
   }
 }
@@ -697,7 +733,20 @@ function batchSubject(
   header.forEach((column, i) => {
     row[column] = record[i]!;
   });
-  return subjectFromRow(row, defaultType);
+  // Refused as an empty name is: the row cannot be screened (the `error` line, exit status 1).
+  const name = row.full_name?.trim() ?? '';
+  const unmatchable = name && unmatchableName(name);
+  if (unmatchable) return { ok: false, message: unmatchable };
+  // Left out with a warning, as an unreadable birth date is.
+  const warnings: string[] = [];
+  const birthDate = parseSubjectBirthDate(row.date_of_birth ?? '');
+  if (birthDate && isFutureBirthDate(birthDate, new Date())) {
+    warnings.push(`birth date "${row.date_of_birth}" is in the future: left out`);
+    row.date_of_birth = '';
+  }
+  const reading = subjectFromRow(row, defaultType);
+  if (!reading.ok || warnings.length === 0) return reading;
+  return { ok: true, value: { ...reading.value, warnings: [...warnings, ...reading.value.warnings] } };
 }
 
 /** Streams the pairs through scoreNamePair; returns how many rows could not be scored. */

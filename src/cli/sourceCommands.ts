@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import {
 import { deltaFormats, sourceFormats } from '../screening/parsers/registry.js';
 import {
   DATASET_PATTERN,
+  isDeltaFormat,
   type LoadResult,
   loadSnapshot,
   SnapshotLoadError,
@@ -22,30 +23,44 @@ import { listDatasets, listSnapshots, type SourceSnapshot } from '../screening/s
 import { availabilityOf, type CheckTypeAvailability } from '../screening/snapshots/sourceAvailability.js';
 import { readSourcesConfig, SourcesConfigError } from '../screening/snapshots/sourcesConfig.js';
 import { formatDuration, parseDuration } from '../screening/snapshots/staleness.js';
-import { syncSources } from '../screening/snapshots/syncSources.js';
+import { type SyncOutcome, syncSources } from '../screening/snapshots/syncSources.js';
 import { CliInputError, type CommandHost, parseInput, viaParser, writeJson } from './commandSupport.js';
 import type { CliIo } from './io.js';
 import { formatTable } from './table.js';
 
 const json = z.boolean().optional();
 const datasetInput = z.string().regex(DATASET_PATTERN, 'must be lowercase letters, digits, "_", "." or "-"');
-/** A day (`2024-05-03`, midnight UTC) or a date-time with a time zone. */
+/** Publisher dates before this are typos (`0001-01-01`), not lists anyone screens against. */
+const EARLIEST_PUBLISHED_AT = new Date('1990-01-01T00:00:00Z');
+/** Slack for publishers (and operators) a time zone ahead: a date after that is a typo. */
+const PUBLISHED_AT_FUTURE_SLACK_MS = 86_400_000;
+
+/**
+ * A day (`2024-05-03`, midnight UTC) or a date-time with a time zone; a real calendar date (zod's
+ * ISO checks refuse `2024-02-30`, which `new Date` would roll over to March 1st), from 1990 on and
+ * at most a day ahead of now: a future date would never turn stale, an ancient one always is.
+ */
 const publishedAtInput = z
   .string()
   .refine(
-    (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) || z.iso.datetime({ offset: true }).safeParse(value).success,
+    (value) =>
+      z.iso.date().safeParse(value).success || z.iso.datetime({ offset: true }).safeParse(value).success,
     {
-      message: 'must be a date (2024-05-03) or an ISO 8601 date-time with a time zone',
+      message: 'must be a real date (2024-05-03) or an ISO 8601 date-time with a time zone',
     },
   )
   .transform((value) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value))
-  .refine((date) => !Number.isNaN(date.getTime()), { message: 'is not a valid date' });
+  .refine((date) => date >= EARLIEST_PUBLISHED_AT, { message: 'must not be before 1990-01-01' })
+  .refine((date) => date.getTime() <= Date.now() + PUBLISHED_AT_FUTURE_SLACK_MS, {
+    message: 'must not be more than a day in the future',
+  });
 
 const loadInput = z.object({
   format: z.string().min(1),
   paths: z.array(z.string().min(1)).min(1),
   dataset: datasetInput.optional(),
   publishedAt: publishedAtInput.optional(),
+  allowOlder: z.boolean().optional(),
   json,
 });
 const statusInput = z.object({ staleAfter: z.string().transform(viaParser(parseDuration)).optional(), json });
@@ -58,6 +73,14 @@ function knownFormats(): Record<string, SourceFormat | DeltaFormat> {
   return { ...sourceFormats, ...deltaFormats };
 }
 
+/** The formats that read a folder given as input. */
+function directoryFormats(): string[] {
+  return Object.values(knownFormats())
+    .filter((format) => format.acceptsDirectories)
+    .map((format) => format.name)
+    .sort();
+}
+
 /** `sources load|status|snapshots|sync|retire`: versioned list snapshots (docs/screening-sources.md). */
 export function registerSourceCommands(program: Command, { io, inContext }: CommandHost): void {
   const sources = program
@@ -68,11 +91,15 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .command('load')
     .description('Load list files into a new snapshot version of a dataset and make it current')
     .requiredOption('--format <format>', 'list format, e.g. ofac-csv, un-xml (an unknown one lists them all)')
-    .argument('<paths...>', 'the list files (or a folder, for ofac-csv)')
+    .argument('<paths...>', `the list files (or a folder, for ${directoryFormats().join(', ')})`)
     .option('--dataset <name>', "dataset name (default: the format's)")
     .option(
       '--published-at <date>',
       "the publisher's date (wins over the file's; a newer one makes unchanged content a new version)",
+    )
+    .option(
+      '--allow-older',
+      'load a list published before the current snapshot (replacing a bad publication); refused otherwise',
     )
     .option('--json', 'print the snapshot summary as JSON')
     .action(async (paths: string[], options) => {
@@ -85,6 +112,18 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
       }
       const missing = input.paths.filter((file) => !existsSync(file));
       if (missing.length > 0) throw new CliInputError(`no such file: ${missing.join(', ')}`);
+      const folders = input.paths.filter((file) => statSync(file).isDirectory());
+      if (folders.length > 0 && !format.acceptsDirectories) {
+        throw new CliInputError(
+          `--format ${format.name} reads files, not a folder: ${folders.join(', ')}; give the list file itself ` +
+            `(formats that take a folder: ${directoryFormats().join(', ')})`,
+        );
+      }
+      if (input.allowOlder && isDeltaFormat(format)) {
+        throw new CliInputError(
+          `--allow-older: not for a delta (${format.name}): a delta older than the snapshot it applies to would undo later changes`,
+        );
+      }
       await inContext(async ({ pool }) => {
         const started = performance.now();
         const progress = progressPrinter(io);
@@ -95,11 +134,12 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
             paths: input.paths,
             dataset: input.dataset,
             publishedAt: input.publishedAt,
+            publicationOrder: input.allowOlder ? 'any' : 'not-older',
             onProgress: progress,
             signal: io.signal,
           });
         } catch (error) {
-          return reportLoadFailure(io, error);
+          return reportLoadFailure(io, error, format);
         }
         const durationMs = Math.round(performance.now() - started);
         if (input.json) writeJson(io, { ...loadSummary(result), durationMs });
@@ -230,23 +270,36 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
       });
       await inContext(async ({ pool }) => {
         const progress = progressPrinter(io);
-        const outcomes = await syncSources(pool, config, {
-          formats: knownFormats(),
-          signal: io.signal,
-          log: (line) => io.stderr.write(`${line}\n`),
-          onProgress: (_dataset, p) => progress(p),
-        });
+        let outcomes: SyncOutcome[];
+        try {
+          outcomes = await syncSources(pool, config, {
+            formats: knownFormats(),
+            signal: io.signal,
+            log: (line) => io.stderr.write(`${line}\n`),
+            onProgress: (_dataset, p) => progress(p),
+          });
+        } catch (error) {
+          if (!io.signal?.aborted) throw error;
+          io.stderr.write(
+            'error: sync interrupted: the source in progress was not loaded and nothing of it became current; sources synced before it stay loaded\n',
+          );
+          return 1;
+        }
         const ok = outcomes.every((outcome) => outcome.ok);
         if (input.json) {
           writeJson(io, {
             ok,
             sources: outcomes.map((outcome) =>
-              outcome.ok ? { ok: true, downloads: outcome.downloads, ...loadSummary(outcome.load) } : outcome,
+              outcome.ok && 'load' in outcome
+                ? { ok: true, downloads: outcome.downloads, ...loadSummary(outcome.load) }
+                : outcome,
             ),
           });
         } else {
           for (const outcome of outcomes) {
             if (!outcome.ok) io.stdout.write(`${outcome.dataset}: FAILED: ${outcome.error}\n`);
+            else if ('skipped' in outcome)
+              io.stdout.write(`${outcome.dataset}: Skipped: ${outcome.skipped}\n`);
             else
               io.stdout.write(
                 `${outcome.dataset}: ${describeLoad(outcome.load, undefined).split('\n')[0]}\n`,
@@ -370,9 +423,23 @@ function describeLoad({ unchanged, snapshot, delta }: LoadResult, durationMs: nu
   return `${lines.join('\n')}\n`;
 }
 
-function reportLoadFailure(io: CliIo, error: unknown): number {
+function reportLoadFailure(io: CliIo, error: unknown, format: SourceFormat | DeltaFormat): number {
+  // Ctrl-C or SIGTERM surfaces as the signal's bare AbortError ("This operation was aborted").
+  if (io.signal?.aborted) {
+    io.stderr.write(
+      'error: load interrupted: nothing was loaded and nothing became current; the current version stays as it was\n',
+    );
+    return 1;
+  }
   if (error instanceof SourceParseError || error instanceof SnapshotLoadError) {
     io.stderr.write(`error: load failed: ${error.message}\n`);
+    if (
+      error instanceof SnapshotLoadError &&
+      error.code === 'outdated_publication' &&
+      !isDeltaFormat(format)
+    ) {
+      io.stderr.write('  to replace a bad publication with this older one on purpose, add --allow-older\n');
+    }
     return 1;
   }
   throw error;

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { isUniqueViolation } from '../../workspace/sql.js';
-import type {
-  DeltaFormat,
-  EntityDelta,
-  ListedEntity,
-  ParseOptions,
-  ParseProgress,
-  SourceFormat,
+import {
+  type DeltaFormat,
+  type EntityDelta,
+  type ListedEntity,
+  type ParseOptions,
+  type ParseProgress,
+  type SourceFormat,
+  SourceParseError,
 } from '../model/listedEntity.js';
 import { hashSourceFiles } from './contentHash.js';
 import { ENTITY_BATCH_SIZE, EntityBatchWriter, entityJson, InvalidEntityError } from './entityRows.js';
@@ -23,6 +24,9 @@ import { currentSnapshots, type ReadySnapshot, SNAPSHOT_COLUMNS, toSnapshot } fr
  * load's rows are deleted and the snapshot marked `failed`. One long transaction would have been
  * simpler, but every event-feed reader in the cluster waits behind the oldest open transaction
  * (ADR 0001): a multi-minute list load must not stall projections and reactors.
+ *
+ * A list whose publication date is before the current snapshot's (a delta: not after its base's)
+ * is refused like a parse error (checkPublicationOrder): a load never silently rolls a dataset back.
  *
  * A session advisory lock per dataset keeps loads of one dataset apart (a second one fails at once
  * with `busy`); a `loading` snapshot of the dataset found under that lock belongs to a loader that
@@ -42,16 +46,38 @@ export interface LoadSnapshotOptions {
    * than the current snapshot's, it makes unchanged content a new version (see isUnchanged).
    */
   publishedAt?: Date;
+  /**
+   * Which publication dates a full list may have, compared with the current snapshot's (when both
+   * are known): `not-older` (the default) refuses an older one, which would silently roll the
+   * dataset back; `newer` refuses an equal one too (sync: only news is loaded); `any` loads an older
+   * one as the next version (an operator replacing a bad publication). A delta always needs a newer
+   * date than its base, whatever this says: an older delta applied on top would undo later changes.
+   */
+  publicationOrder?: PublicationOrder;
   onProgress?: (progress: ParseProgress) => void;
   signal?: AbortSignal;
   batchSize?: number;
+  /**
+   * How to name input files in errors, by path (sync: the URL a temporary download came from, since
+   * the file is deleted once the load ends).
+   */
+  fileLabels?: ReadonlyMap<string, string>;
 }
 
+export type PublicationOrder = 'newer' | 'not-older' | 'any';
+
+/**
+ * The net change from the base snapshot to the new one, whatever the order of the changes and the
+ * batch size: an entity added then deleted by the delta counts nowhere.
+ */
 export interface DeltaSummary {
+  /** In the new snapshot, not in the base. */
   added: number;
+  /** In both, with a different entity. */
   modified: number;
+  /** In the base, not in the new snapshot. */
   deleted: number;
-  /** Deletions of ids the base snapshot did not have: ignored. */
+  /** Deletions of ids the snapshot did not have when the deletion came (nor earlier changes): ignored. */
   missingDeletes: number;
 }
 
@@ -72,7 +98,8 @@ export type SnapshotLoadErrorCode =
   | 'no_current_snapshot'
   | 'duplicate_entity'
   | 'invalid_entity'
-  | 'empty';
+  | 'empty'
+  | 'outdated_publication';
 
 /** A load refused for a reason of its own (parse errors stay SourceParseError). */
 export class SnapshotLoadError extends Error {
@@ -154,10 +181,11 @@ export async function loadSnapshot(pool: pg.Pool, options: LoadSnapshotOptions):
       try {
         return await fillSnapshot(client, snapshotId, dataset, current, options);
       } catch (error) {
+        const failure = labelFiles(translateError(error), options.fileLabels);
         // If even the clean-up fails (connection lost), the row stays `loading` and the next load
         // of the dataset discards it; the load's own error is what the caller needs to see.
-        await discardLoad(client, snapshotId, describeFailure(error)).catch(() => {});
-        throw translateError(error);
+        await discardLoad(client, snapshotId, describeFailure(failure)).catch(() => {});
+        throw failure;
       }
     } finally {
       await unlockDataset(client, dataset).catch(() => {
@@ -187,39 +215,81 @@ async function fillSnapshot(
       if (!Number.isNaN(date.getTime())) statedPublishedAt ??= date;
     },
   };
+  // Checked as soon as the date is known (formats state it before their first entity), so that a
+  // refused list is not read to its end; and once more at the end, for a date stated last.
+  let orderChecked = false;
+  const checkOrder = () => {
+    const publishedAt = options.publishedAt ?? statedPublishedAt;
+    if (orderChecked || !publishedAt || !current) return;
+    orderChecked = true;
+    checkPublicationOrder(current, publishedAt, options);
+  };
   const batchSize = options.batchSize ?? ENTITY_BATCH_SIZE;
   let delta: DeltaSummary | undefined;
   if (isDeltaFormat(options.format)) {
     const changes = options.format.parseDelta(options.paths, parseOptions);
-    delta = await applyDelta(client, snapshotId, current!.id, changes, batchSize, options.signal);
+    delta = await applyDelta(client, snapshotId, current!.id, changes, {
+      batchSize,
+      signal: options.signal,
+      afterChange: checkOrder,
+    });
   } else {
     const writer = new EntityBatchWriter(client, snapshotId, batchSize);
     for await (const entity of options.format.parse(options.paths, parseOptions)) {
       options.signal?.throwIfAborted();
+      checkOrder();
       await writer.add(entity);
     }
     await writer.finish();
   }
   options.signal?.throwIfAborted();
+  checkOrder();
   const snapshot = await makeCurrent(client, snapshotId, dataset, statedPublishedAt ?? null);
   return { unchanged: false, snapshot, ...(delta && { delta }) };
 }
 
 /**
+ * Refuses a publication that would take the dataset back in time: a delta not newer than its base
+ * (it would undo the base's later changes and resurrect what they deleted), a full list older than
+ * the current snapshot (unless `publicationOrder` is `any`) or, with `newer`, not newer than it.
+ * Without a date on either side there is nothing to compare, and the load goes ahead.
+ */
+function checkPublicationOrder(
+  current: ReadySnapshot,
+  publishedAt: Date,
+  options: LoadSnapshotOptions,
+): void {
+  if (!current.publishedAt) return;
+  const order = isDeltaFormat(options.format) ? 'newer' : (options.publicationOrder ?? 'not-older');
+  const diff = publishedAt.getTime() - current.publishedAt.getTime();
+  if (order === 'any' || diff > 0 || (diff === 0 && order === 'not-older')) return;
+  const against = `${current.dataset} version ${current.version} (${current.id}), published ${current.publishedAt.toISOString()}`;
+  const published = publishedAt.toISOString();
+  const message = isDeltaFormat(options.format)
+    ? `the delta is published ${published}, not after its base ${against}: applied on top it would undo later changes; nothing was loaded`
+    : diff < 0
+      ? `the list is published ${published}, before the current ${against}: loading it would roll the dataset back; nothing was loaded`
+      : `the list is published ${published}, not after the current ${against}; nothing was loaded`;
+  throw new SnapshotLoadError('outdated_publication', message);
+}
+
+/**
  * Copies the base snapshot's entities (in pages, each its own statement) and applies the changes
- * in file order. Within a batch only an id's last change counts, which equals applying them one by
- * one since changes to different ids commute.
+ * in file order, in batches of changes to distinct ids (an id changed again starts the next
+ * batch), so that each change meets exactly the state the changes before it left and deletions of
+ * ids missing at that point can be counted. The summary compares base and result for the ids the
+ * delta touched: the net change, independent of batch size and of intermediate steps.
  */
 async function applyDelta(
   client: pg.PoolClient,
   snapshotId: string,
   baseId: string,
   changes: AsyncIterable<EntityDelta>,
-  batchSize: number,
-  signal: AbortSignal | undefined,
+  options: { batchSize: number; signal: AbortSignal | undefined; afterChange: () => void },
 ): Promise<DeltaSummary> {
-  await copyEntities(client, baseId, snapshotId, signal);
-  const summary: DeltaSummary = { added: 0, modified: 0, deleted: 0, missingDeletes: 0 };
+  const { batchSize, signal, afterChange } = options;
+  const touched = new Set<string>();
+  let missingDeletes = 0;
   let pending = new Map<string, ListedEntity | null>();
   const flush = async () => {
     const deletions = [...pending].filter(([, entity]) => entity === null).map(([id]) => id);
@@ -230,37 +300,59 @@ async function applyDelta(
         'DELETE FROM source_snapshot_entities WHERE snapshot_id = $1 AND entity_id = ANY ($2::text[])',
         [snapshotId, deletions],
       );
-      summary.deleted += rowCount ?? 0;
-      summary.missingDeletes += deletions.length - (rowCount ?? 0);
+      missingDeletes += deletions.length - (rowCount ?? 0);
     }
     if (upserts.length > 0) {
-      const { rows } = await client.query<{ added: number; modified: number }>(
-        `WITH upserted AS (
-           INSERT INTO source_snapshot_entities (snapshot_id, entity_id, entity)
-           SELECT $1, e->>'id', e FROM jsonb_array_elements($2::jsonb) e
-           ON CONFLICT (snapshot_id, entity_id) DO UPDATE SET entity = excluded.entity
-           RETURNING xmax = 0 AS inserted)
-         SELECT count(*) FILTER (WHERE inserted)::int AS added, count(*) FILTER (WHERE NOT inserted)::int AS modified
-           FROM upserted`,
+      await client.query(
+        `INSERT INTO source_snapshot_entities (snapshot_id, entity_id, entity)
+         SELECT $1, e->>'id', e FROM jsonb_array_elements($2::jsonb) e
+         ON CONFLICT (snapshot_id, entity_id) DO UPDATE SET entity = excluded.entity`,
         [snapshotId, `[${upserts.map(entityJson).join(',')}]`],
       );
-      summary.added += rows[0]!.added;
-      summary.modified += rows[0]!.modified;
     }
   };
-  for await (const change of changes) {
-    signal?.throwIfAborted();
-    if (change.op === 'upsert') {
-      pending.delete(change.entity.id);
-      pending.set(change.entity.id, change.entity);
-    } else {
-      pending.delete(change.id);
-      pending.set(change.id, null);
+  const iterator = changes[Symbol.asyncIterator]();
+  try {
+    // The first change is read before the base is copied: a format states its publication date by
+    // then, and a delta refused for its date must not cost a copy of the whole base.
+    let next = await iterator.next();
+    afterChange();
+    await copyEntities(client, baseId, snapshotId, signal);
+    for (; !next.done; next = await iterator.next()) {
+      signal?.throwIfAborted();
+      afterChange();
+      const change = next.value;
+      const id = change.op === 'upsert' ? change.entity.id : change.id;
+      if (pending.has(id)) await flush();
+      pending.set(id, change.op === 'upsert' ? change.entity : null);
+      touched.add(id);
+      if (pending.size >= batchSize) await flush();
     }
-    if (pending.size >= batchSize) await flush();
+  } finally {
+    // Stopped early (refused, aborted, a write failed): the parser closes its files.
+    await iterator.return?.();
   }
   await flush();
-  return summary;
+  return { ...(await netChange(client, baseId, snapshotId, [...touched])), missingDeletes };
+}
+
+/** Added, modified and deleted among `ids`, comparing the base snapshot with the new one. */
+async function netChange(
+  client: pg.PoolClient,
+  baseId: string,
+  snapshotId: string,
+  ids: string[],
+): Promise<Omit<DeltaSummary, 'missingDeletes'>> {
+  const { rows } = await client.query<Omit<DeltaSummary, 'missingDeletes'>>(
+    `SELECT count(*) FILTER (WHERE b.entity IS NULL AND r.entity IS NOT NULL)::int AS added,
+            count(*) FILTER (WHERE b.entity IS NOT NULL AND r.entity IS NOT NULL AND b.entity <> r.entity)::int AS modified,
+            count(*) FILTER (WHERE b.entity IS NOT NULL AND r.entity IS NULL)::int AS deleted
+       FROM unnest($3::text[]) AS t(entity_id)
+       LEFT JOIN source_snapshot_entities b ON b.snapshot_id = $1 AND b.entity_id = t.entity_id
+       LEFT JOIN source_snapshot_entities r ON r.snapshot_id = $2 AND r.entity_id = t.entity_id`,
+    [baseId, snapshotId, ids],
+  );
+  return rows[0]!;
 }
 
 const COPY_PAGE_SIZE = 10_000;
@@ -410,8 +502,14 @@ function translateError(error: unknown): unknown {
 }
 
 function describeFailure(error: unknown): string {
-  const translated = translateError(error);
-  return translated instanceof Error ? translated.message : String(translated);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A parse error about a file that has a label (a download's URL) names the label instead. */
+function labelFiles(error: unknown, labels: ReadonlyMap<string, string> | undefined): unknown {
+  if (!(error instanceof SourceParseError)) return error;
+  const label = labels?.get(error.file);
+  return label === undefined ? error : new SourceParseError(label, error.reason, error.location);
 }
 
 function isConnectionError(error: unknown): boolean {

@@ -4,11 +4,15 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { DeltaFormat, ParseProgress, SourceFormat } from '../model/listedEntity.js';
 import { type Downloaded, downloadFile, fileNameOf } from './download.js';
-import { type LoadResult, loadSnapshot } from './loadSnapshot.js';
+import { type LoadResult, loadSnapshot, SnapshotLoadError } from './loadSnapshot.js';
 import type { SourceConfig, SourcesConfig } from './sourcesConfig.js';
 
+type DownloadSummary = Omit<Downloaded, 'path'>;
+
 export type SyncOutcome =
-  | { dataset: string; format: string; ok: true; downloads: Omit<Downloaded, 'path'>[]; load: LoadResult }
+  | { dataset: string; format: string; ok: true; downloads: DownloadSummary[]; load: LoadResult }
+  /** Not loaded, and no failure: the download is no newer publication than the current snapshot. */
+  | { dataset: string; format: string; ok: true; downloads: DownloadSummary[]; skipped: string }
   | { dataset: string; format: string; ok: false; error: string };
 
 export interface SyncOptions {
@@ -22,7 +26,9 @@ export interface SyncOptions {
 /**
  * Downloads every enabled source of the config into a temporary folder of its own and loads it.
  * Sources run one after the other, and one failing (HTTP error, parse error, unknown format) does
- * not stop the others; each outcome says what happened.
+ * not stop the others; each outcome says what happened. Only news is loaded: a download whose
+ * publication date is not after the current snapshot's (a publisher or mirror serving an older
+ * file) is skipped, not loaded over it and not a failure; errors name a download by its URL.
  */
 export async function syncSources(
   pool: pg.Pool,
@@ -59,27 +65,37 @@ async function syncSource(pool: pg.Pool, source: SourceConfig, options: SyncOpti
       options.log?.(`${source.dataset}: downloading ${url}`);
       downloads.push(await downloadFile(url, dir, { fileName: names[index], signal: options.signal }));
     }
-    const load = await loadSnapshot(pool, {
-      format,
-      paths: downloads.map((d) => d.path),
-      dataset: source.dataset,
-      publishedAt: source.publishedAtFrom === 'last-modified' ? newestLastModified(downloads) : undefined,
-      signal: options.signal,
-      onProgress: options.onProgress && ((progress) => options.onProgress?.(source.dataset, progress)),
-    });
+    const summaries = downloads.map(({ path: _path, ...rest }) => rest);
+    let load: LoadResult;
+    try {
+      load = await loadSnapshot(pool, {
+        format,
+        paths: downloads.map((d) => d.path),
+        dataset: source.dataset,
+        publishedAt: source.publishedAtFrom === 'last-modified' ? newestLastModified(downloads) : undefined,
+        publicationOrder: 'newer',
+        signal: options.signal,
+        onProgress: options.onProgress && ((progress) => options.onProgress?.(source.dataset, progress)),
+        fileLabels: new Map(downloads.map((d) => [d.path, d.url])),
+      });
+    } catch (error) {
+      if (!(error instanceof SnapshotLoadError && error.code === 'outdated_publication')) throw error;
+      options.log?.(`${source.dataset}: skipped: ${error.message}`);
+      return {
+        dataset: source.dataset,
+        format: source.format,
+        ok: true,
+        downloads: summaries,
+        skipped: error.message,
+      };
+    }
     const { snapshot } = load;
     options.log?.(
       load.unchanged
         ? `${source.dataset}: unchanged, version ${snapshot.version} (${snapshot.id}) stays current`
         : `${source.dataset}: loaded version ${snapshot.version} (${snapshot.id}, ${snapshot.entityCount} entities)`,
     );
-    return {
-      dataset: source.dataset,
-      format: source.format,
-      ok: true,
-      downloads: downloads.map(({ path: _path, ...rest }) => rest),
-      load,
-    };
+    return { dataset: source.dataset, format: source.format, ok: true, downloads: summaries, load };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -404,6 +404,21 @@ describe(`casescreen screen on ${data.available ? 'the real lists' : 'the small 
       expect(lines).toHaveLength(2);
       expect(lines[0]!.matches!.length).toBeGreaterThan(0);
     });
+
+    it('refuses a name without a letter or digit as it does an empty one, and leaves out a future birth date', async () => {
+      const odd = path.join(dir, 'odd.csv');
+      await writeFile(odd, `full_name,date_of_birth\n!!!,\n,\n${world.person.name},2100-12-31\n`);
+      const result = await cli(['screen', '--input', odd]);
+      expect(result.code, result.stderr).toBe(1);
+      const lines = parseLines(result.stdout);
+      expect(lines.slice(0, 2)).toEqual([
+        { row: 0, error: 'the name has no letter or digit' },
+        { row: 1, error: 'the name is empty' },
+      ]);
+      expect(lines[2]!.warnings).toEqual(['birth date "2100-12-31" is in the future: left out']);
+      expect(lines[2]!.matches!.length).toBeGreaterThan(0);
+      expect(result.stderr).toContain('1 screened without an unreadable field, 2 unreadable');
+    });
   });
 });
 
@@ -443,6 +458,8 @@ describe('casescreen screen: nothing loaded, bad flags and bad batch files', () 
       [['--name', 'x', '--type', 'ship'], /^error: --type: must be one of person, company/],
       [['--name', 'x', '--birth-date', '1965-02-30'], /^error: --birth-date: "1965-02-30" is not YYYY/],
       [['--name', 'x', '--birth-date', '03/05/1965'], /^error: --birth-date: /],
+      [['--name', 'x', '--birth-date', '2100-12-31'], /^error: --birth-date: "2100-12-31" is in the future/],
+      [['--name', '!!!'], /^error: --name: must contain a letter or a digit/],
       [['--name', 'x', '--country', 'Atlantis'], /^error: --country: unknown country "Atlantis"/],
       [
         ['--name', 'x', '--check-types', 'sanctions,peps'],
@@ -492,7 +509,12 @@ describe('casescreen screen: nothing loaded, bad flags and bad batch files', () 
     });
     const both = await cli(['screen', '--input', noName, '--name', 'x', '--country', 'DE']);
     expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/^error: --input: .*--name, --country apply to --name only/);
+    expect(both.stderr).toMatch(/^error: --input: .*; for one subject \(--name\) only: --name, --country\n/);
+    const one = await cli(['screen', '--input', noName, '--birth-date', '1970']);
+    expect(one).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/; for one subject \(--name\) only: --birth-date\n$/),
+    });
     const same = await cli(['screen', '--input', noName, '--output', noName]);
     expect(same).toMatchObject({ code: 2, stderr: 'error: --output: must not be the input file\n' });
   });

@@ -75,7 +75,7 @@ const linesFormat: SourceFormat = {
   },
 };
 
-/** `+id|kind|name|topics` upserts, `-id` deletes. */
+/** `+id|kind|name|topics` upserts, `-id` deletes; `#published <iso>` as in the list format. */
 const linesDeltaFormat: DeltaFormat = {
   name: 'test-lines-delta',
   defaultDataset: 'test_list',
@@ -83,7 +83,9 @@ const linesDeltaFormat: DeltaFormat = {
     const dataset = options.dataset ?? 'test_list';
     for (const file of paths) {
       for await (const { text, line } of readLines(file)) {
-        if (text.startsWith('-')) yield { op: 'delete', id: `${dataset}:${text.slice(1)}` };
+        if (text.startsWith('#published '))
+          options.onPublishedAt?.(new Date(text.slice('#published '.length)));
+        else if (text.startsWith('-')) yield { op: 'delete', id: `${dataset}:${text.slice(1)}` };
         else if (text.startsWith('+'))
           yield { op: 'upsert', entity: entityOf(file, line, text.slice(1), dataset) };
         else throw new SourceParseError(file, 'a change starts with + or -', { line });
@@ -328,7 +330,134 @@ describe('source snapshots', () => {
       dataset: 'deltas',
     });
     expect(netted.snapshot).toMatchObject({ version: 3, entityCount: 3 });
+    expect(netted.delta).toEqual({ added: 0, modified: 0, deleted: 0, missingDeletes: 0 });
     expect(await entityIds(netted.snapshot.id)).toEqual(['deltas:c1', 'deltas:n1', 'deltas:p1']);
+  });
+
+  it('counts the net change from base to result, whatever the batch size', async () => {
+    const steps = await file([
+      '+t1|person|Transient|sanction', // added, then deleted: no change
+      '-t1',
+      '-t1', // nothing left to delete: a missing delete
+      '+c1|company|Example Trading LLC (renamed)|sanction,sanction.linked',
+      '+c1|company|Example Trading LLC|sanction,sanction.linked', // back as in the base: not modified
+      '-p1', // deleted, then added back changed: modified
+      '+p1|person|Ivan Testov Jr|sanction',
+      '-v1', // deleted
+      '+n1|person|New Person|sanction', // added
+      '+n1|person|New Person|sanction,role.pep',
+    ]);
+    for (const batchSize of [1, 2, 3, 1000]) {
+      const dataset = `netdelta${batchSize}`;
+      await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(sanctionsList)], dataset });
+      const applied = await loadSnapshot(db.pool, {
+        format: linesDeltaFormat,
+        paths: [steps],
+        dataset,
+        batchSize,
+      });
+      expect(applied.delta, `batch size ${batchSize}`).toEqual({
+        added: 1,
+        modified: 1,
+        deleted: 1,
+        missingDeletes: 1,
+      });
+      expect(await entityIds(applied.snapshot.id)).toEqual([
+        `${dataset}:c1`,
+        `${dataset}:n1`,
+        `${dataset}:p1`,
+      ]);
+    }
+  });
+
+  it('refuses a delta not newer than its base and keeps the base current', async () => {
+    const base = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)], // published 2026-03-01
+      dataset: 'olddeltas',
+    });
+    for (const published of ['2026-02-01T00:00:00Z', '2026-03-01T00:00:00Z']) {
+      const refused = await loadSnapshot(db.pool, {
+        format: linesDeltaFormat,
+        paths: [await file([`#published ${published}`, '+r1|person|Resurrected|sanction', '-p1'])],
+        dataset: 'olddeltas',
+      }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(SnapshotLoadError);
+      expect(refused).toMatchObject({
+        code: 'outdated_publication',
+        message: `the delta is published ${new Date(published).toISOString()}, not after its base olddeltas version 1 (${base.snapshot.id}), published 2026-03-01T00:00:00.000Z: applied on top it would undo later changes; nothing was loaded`,
+      });
+    }
+    const attempts = await listSnapshots(db.pool, { dataset: 'olddeltas' });
+    expect(attempts.map((s) => [s.status, s.current])).toEqual([
+      ['failed', false],
+      ['failed', false],
+      ['ready', true],
+    ]);
+    for (const attempt of attempts.slice(0, 2)) expect(await rowsOf(attempt.id)).toBe(0);
+
+    // An explicit date is compared the same way; a newer one is applied.
+    const explicit = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [await file(['+r1|person|Resurrected|sanction'])],
+      dataset: 'olddeltas',
+      publishedAt: new Date('2026-01-01T00:00:00Z'),
+    }).catch((e: unknown) => e);
+    expect(explicit).toMatchObject({ code: 'outdated_publication' });
+    const newer = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [await file(['#published 2026-03-02T00:00:00Z', '-p1'])],
+      dataset: 'olddeltas',
+    });
+    expect(newer.snapshot).toMatchObject({ version: 2, publishedAt: new Date('2026-03-02T00:00:00Z') });
+  });
+
+  it('refuses a full list published before the current one unless told to, and with `newer` an equal one', async () => {
+    const dataset = 'rollbacks';
+    const current = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset,
+    });
+    const older = ['#published 2026-02-01T00:00:00Z', 'p1|person|Ivan Testov|sanction'];
+    const refused = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(older)],
+      dataset,
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: 'outdated_publication',
+      message: `the list is published 2026-02-01T00:00:00.000Z, before the current rollbacks version 1 (${current.snapshot.id}), published 2026-03-01T00:00:00.000Z: loading it would roll the dataset back; nothing was loaded`,
+    });
+    expect((await currentSnapshots(db.pool, [dataset]))[0]!.id).toBe(current.snapshot.id);
+
+    // Equal dates pass by default (a corrected file of the same day); `newer` (sync) refuses them.
+    const sameDay = [...sanctionsList, 'p2|person|Ahmad Exampli|sanction'];
+    const equal = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sameDay)],
+      dataset,
+      publicationOrder: 'newer',
+    }).catch((e: unknown) => e);
+    expect(equal).toMatchObject({
+      code: 'outdated_publication',
+      message: expect.stringMatching(
+        /^the list is published 2026-03-01T00:00:00.000Z, not after the current /,
+      ),
+    });
+    expect(
+      await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(sameDay)], dataset }),
+    ).toMatchObject({ snapshot: { version: 2 } });
+
+    // An operator replacing a bad publication loads the older one on purpose.
+    const rolledBack = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(older)],
+      dataset,
+      publicationOrder: 'any',
+    });
+    expect(rolledBack.snapshot).toMatchObject({ version: 3, publishedAt: new Date('2026-02-01T00:00:00Z') });
+    expect((await currentSnapshots(db.pool, [dataset]))[0]!.id).toBe(rolledBack.snapshot.id);
   });
 
   it('refuses a second concurrent load of a dataset and cleans up after a loader that died', async () => {

@@ -2,7 +2,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliRun, runCliCaptured } from '../../support/cli.js';
+import { runCli } from '../../../src/cli/main.js';
+import { type CliRun, captureOutput, runCliCaptured } from '../../support/cli.js';
 import { screeningData } from '../../support/screeningData.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -188,6 +189,44 @@ describe('casescreen sources load, status and snapshots', () => {
       expect(await entityRows(failed!.id as string)).toBe(0);
     });
 
+    it('refuses an FtM delta older than the deltas already applied: nothing resurrected, the date does not go back', async () => {
+      const samples = data.file('ftm', 'samples');
+      const deltas = [
+        '20240527194702-wnk',
+        '20240528014702-pfh',
+        '20240528074703-npf',
+        '20240528134729-3iv',
+      ].map((version) => path.join(samples, 't2_delta', `${version}.entities.delta.json`));
+      await load('ftm', [path.join(samples, 't1_entities.ftm.json')], '--dataset', 'os_sample');
+      const applied = await load('ftm-delta', deltas, '--dataset', 'os_sample');
+      // NK-500Poltergeist is added (pfh) and deleted (npf): no part of the net change.
+      expect(applied).toMatchObject({
+        version: 2,
+        entityCount: 9,
+        publishedAt: '2024-05-28T13:47:29.000Z',
+        delta: { added: 3, modified: 0, deleted: 0, missingDeletes: 0 },
+      });
+
+      const again = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ftm-delta',
+        deltas[1]!,
+        '--dataset',
+        'os_sample',
+      ]);
+      expect(again).toMatchObject({ code: 1, stdout: '' });
+      expect(again.stderr).toBe(
+        `error: load failed: the delta is published 2024-05-28T01:47:02.000Z, not after its base os_sample version 2 (${applied.snapshotId}), published 2024-05-28T13:47:29.000Z: applied on top it would undo later changes; nothing was loaded\n`,
+      );
+      expect(await datasetStatus('os_sample')).toMatchObject({
+        snapshotId: applied.snapshotId,
+        entityCount: 9,
+        publishedAt: '2024-05-28T13:47:29.000Z',
+      });
+    });
+
     it('loads a single SDN main file under another dataset with the publisher date given', async () => {
       const out = await load(
         'ofac-csv',
@@ -299,6 +338,114 @@ describe('casescreen sources load, status and snapshots', () => {
       expect(await loadAs()).toMatchObject({ unchanged: true, version: 2 });
     });
 
+    it('refuses a list published before the current one, naming both dates, unless --allow-older', async () => {
+      const newer = await load(
+        'un-xml',
+        [fixture('un-xml', 'snapshots', 'list-v2.xml')],
+        '--dataset',
+        'fx_rollback',
+      );
+      const older = fixture('un-xml', 'snapshots', 'list-v1.xml');
+      const refused = await cli(['sources', 'load', '--format', 'un-xml', older, '--dataset', 'fx_rollback']);
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toBe(
+        `error: load failed: the list is published 2026-01-05T00:00:09.000Z, before the current fx_rollback version 1 (${newer.snapshotId}), published 2026-02-10T00:00:09.000Z: loading it would roll the dataset back; nothing was loaded\n` +
+          '  to replace a bad publication with this older one on purpose, add --allow-older\n',
+      );
+      expect(await datasetStatus('fx_rollback')).toMatchObject({ snapshotId: newer.snapshotId, version: 1 });
+      // A given date is compared as the file's is.
+      const givenOlder = await cli([
+        'sources',
+        'load',
+        '--format',
+        'un-xml',
+        fixture('un-xml', 'consolidated.xml'),
+        '--dataset',
+        'fx_rollback',
+        '--published-at',
+        '2026-02-01',
+      ]);
+      expect(givenOlder.code).toBe(1);
+      expect(givenOlder.stderr).toContain(
+        'the list is published 2026-02-01T00:00:00.000Z, before the current',
+      );
+
+      const rolledBack = await load('un-xml', [older], '--dataset', 'fx_rollback', '--allow-older');
+      expect(rolledBack).toMatchObject({ version: 2, publishedAt: '2026-01-05T00:00:09.000Z' });
+      expect(await datasetStatus('fx_rollback')).toMatchObject({ snapshotId: rolledBack.snapshotId });
+    });
+
+    it('prints the net change of FtM deltas and refuses a delta not newer than the current snapshot', async () => {
+      await load('ftm', [fixture('ftm', 'entities.ftm.jsonl')], '--dataset', 'fx_ftm');
+      const applied = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ftm-delta',
+        fixture('ftm', 'deltas'),
+        '--dataset',
+        'fx_ftm',
+      ]);
+      expect(applied.code, applied.stderr).toBe(0);
+      // NK-gone is added, then deleted: it is no part of the change, nor a deletion of an unknown id.
+      expect(applied.stdout).toMatch(
+        /\n {2}delta on snap_[0-9a-f]{32}: 0 added, 1 modified, 0 deleted, 1 deletions of unknown ids ignored\n/,
+      );
+      expect(applied.stdout).toContain('  published 2024-05-28T01:47:02.000Z\n');
+      const current = await datasetStatus('fx_ftm');
+
+      const first = fixture('ftm', 'deltas', '20240527194702-wnk.entities.delta.jsonl');
+      const refused = await cli(['sources', 'load', '--format', 'ftm-delta', first, '--dataset', 'fx_ftm']);
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toMatch(
+        /^error: load failed: the delta is published 2024-05-27T19:47:02.000Z, not after its base fx_ftm version 2 /,
+      );
+      expect(refused.stderr).not.toContain('--allow-older');
+      expect(await datasetStatus('fx_ftm')).toMatchObject({ snapshotId: current.snapshotId, version: 2 });
+      const forced = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ftm-delta',
+        first,
+        '--dataset',
+        'fx_ftm',
+        '--allow-older',
+      ]);
+      expect(forced).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/^error: --allow-older: not for a delta/),
+      });
+    });
+
+    it('says a load interrupted by Ctrl-C was interrupted and left the current version as it was', async () => {
+      const list = fixture('un-xml', 'snapshots', 'list-v1.xml');
+      const v1 = await load('un-xml', [list], '--dataset', 'fx_interrupted');
+      const interrupted = new AbortController();
+      interrupted.abort();
+      const stdout = captureOutput();
+      const stderr = captureOutput();
+      const code = await runCli(
+        [
+          'sources',
+          'load',
+          '--format',
+          'un-xml',
+          fixture('un-xml', 'snapshots', 'list-v2.xml'),
+          '--dataset',
+          'fx_interrupted',
+        ],
+        { stdout, stderr, env: { DATABASE_URL: db.url }, signal: interrupted.signal },
+      );
+      expect({ code, stdout: stdout.text(), stderr: stderr.text() }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: load interrupted: nothing was loaded and nothing became current; the current version stays as it was\n',
+      });
+      expect(await datasetStatus('fx_interrupted')).toMatchObject({ snapshotId: v1.snapshotId, version: 1 });
+    });
+
     it('fails at once with exit code 1 while another load of the dataset holds its lock', async () => {
       const key = 'casescreen:source-dataset:fx_busy';
       const holder = await db.pool.connect();
@@ -358,6 +505,35 @@ describe('casescreen sources load, status and snapshots', () => {
         '03/05/2024',
       ]);
       expect(badDate).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: --published-at: /) });
+      const tomorrow = new Date(Date.now() + 2 * day).toISOString().slice(0, 10);
+      for (const [date, message] of [
+        ['2024-02-30', 'must be a real date (2024-05-03) or an ISO 8601 date-time with a time zone'],
+        [
+          '2024-02-30T00:00:00Z',
+          'must be a real date (2024-05-03) or an ISO 8601 date-time with a time zone',
+        ],
+        ['0001-01-01', 'must not be before 1990-01-01'],
+        ['2999-01-01', 'must not be more than a day in the future'],
+        [tomorrow, 'must not be more than a day in the future'],
+      ]) {
+        const result = await cli([
+          'sources',
+          'load',
+          '--format',
+          'un-xml',
+          fixture('un-xml', 'snapshots', 'list-v1.xml'),
+          '--published-at',
+          date!,
+        ]);
+        expect(result, date).toMatchObject({ code: 2, stderr: `error: --published-at: ${message}\n` });
+      }
+      const folder = await cli(['sources', 'load', '--format', 'un-xml', fixture('un-xml', 'snapshots')]);
+      expect(folder).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /^error: --format un-xml reads files, not a folder: .*snapshots; give the list file itself \(formats that take a folder: everypolitician-csv, ftm, ftm-delta, ofac-csv, us-congress-yaml\)\n$/,
+        ),
+      });
       const badDuration = await cli(['sources', 'status', '--stale-after', 'two weeks']);
       expect(badDuration).toMatchObject({
         code: 2,

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliCaptured } from '../../support/cli.js';
+import { runCli } from '../../../src/cli/main.js';
+import { captureOutput, runCliCaptured } from '../../support/cli.js';
 import { screeningData } from '../../support/screeningData.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -269,7 +270,7 @@ describe('casescreen sources sync', () => {
     ]);
   });
 
-  it('keeps the current version when a publisher serves a malformed file, and names file and line', async () => {
+  it('keeps the current version when a publisher serves a malformed file, and names its URL and line', async () => {
     const [current] = await snapshotsOf('sync_un');
     publisher.routes.set('/un/consolidated.xml', { file: fixture('un-xml', 'snapshots', 'malformed.xml') });
     const config = await configFile([
@@ -282,12 +283,74 @@ describe('casescreen sources sync', () => {
         dataset: 'sync_un',
         format: 'un-xml',
         ok: false,
-        error: expect.stringMatching(/casescreen-sync-sync_un-\w+\/consolidated\.xml:27: malformed XML/),
+        // The URL, not the temporary file it was downloaded to (deleted by now).
+        error: expect.stringMatching(
+          new RegExp(`^${publisher.url('/un/consolidated.xml').replaceAll('.', '\\.')}:27: malformed XML`),
+        ),
       },
     ]);
+    expect(out.sources[0]!.error).not.toContain('casescreen-sync-');
     const after = await snapshotsOf('sync_un');
-    expect(after[0]).toMatchObject({ status: 'failed', version: null, current: false });
+    expect(after[0]).toMatchObject({
+      status: 'failed',
+      version: null,
+      current: false,
+      error: expect.stringContaining(`${publisher.url('/un/consolidated.xml')}:27: malformed XML`),
+    });
     expect(after[1]).toMatchObject({ id: current!.id, version: 2, current: true });
+  });
+
+  it('skips, without failing, a download published no later than the current version', async () => {
+    const current = (await snapshotsOf('sync_un')).find((s) => s.current);
+    expect(current).toMatchObject({ version: 2, publishedAt: lists.unNewPublished });
+    // A publisher (or a stale mirror) serving last year's list again.
+    publisher.routes.set('/un/consolidated.xml', { file: lists.unOld });
+    const config = await configFile([
+      { dataset: 'sync_un', format: 'un-xml', urls: [publisher.url('/un/consolidated.xml')] },
+    ]);
+    const { code, out, stderr } = await syncJson(config);
+    expect(code).toBe(0);
+    expect(out).toEqual({
+      ok: true,
+      sources: [
+        {
+          dataset: 'sync_un',
+          format: 'un-xml',
+          ok: true,
+          downloads: [expect.objectContaining({ url: publisher.url('/un/consolidated.xml') })],
+          skipped: expect.stringMatching(
+            new RegExp(
+              `^the list is published ${lists.unOldPublished}, before the current sync_un version 2 `,
+            ),
+          ),
+        },
+      ],
+    });
+    expect(stderr).toContain('sync_un: skipped: the list is published');
+    const text = await cli(['sources', 'sync', '--config', config]);
+    expect(text).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^sync_un: Skipped: the list is published /),
+    });
+    const after = await snapshotsOf('sync_un');
+    expect(after.find((s) => s.current)).toMatchObject({ id: current!.id, version: 2 });
+
+    // The same date with other bytes is no news either; the same bytes are unchanged, as before.
+    const sameDate = serveOfac('ofac-samedate', ofacDates);
+    const ofacConfig = await configFile([
+      {
+        dataset: 'sync_ofac',
+        format: 'ofac-csv',
+        urls: sameDate.slice(0, 1),
+        publishedAtFrom: 'last-modified',
+      },
+    ]);
+    publisher.routes.get('/ofac-samedate/sdn.csv')!.lastModified = ofacDates['alt.csv'];
+    const equal = (await syncJson(ofacConfig)).out.sources[0]!;
+    expect(equal).toMatchObject({
+      ok: true,
+      skipped: expect.stringMatching(/, not after the current sync_ofac version 1 /),
+    });
   });
 
   it('dates a set by its own file date when one of its responses has no Last-Modified', async () => {
@@ -326,6 +389,25 @@ describe('casescreen sources sync', () => {
     publisher.routes.get('/ofac-restamped/sdn.csv')!.lastModified = ofacDates['sdn.csv'];
     publisher.routes.get('/ofac-restamped/alt.csv')!.lastModified = 'Sun, 01 Aug 2021 00:00:00 GMT';
     expect((await syncJson(config)).out.sources[0]).toMatchObject({ unchanged: true, version: 2 });
+  });
+
+  it('says an interrupted sync was interrupted, not "This operation was aborted"', async () => {
+    const interrupted = new AbortController();
+    interrupted.abort();
+    const stdout = captureOutput();
+    const stderr = captureOutput();
+    const code = await runCli(['sources', 'sync', '--config', mainConfig], {
+      stdout,
+      stderr,
+      env: { DATABASE_URL: db.url },
+      signal: interrupted.signal,
+    });
+    expect({ code, stdout: stdout.text(), stderr: stderr.text() }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: sync interrupted: the source in progress was not loaded and nothing of it became current; sources synced before it stay loaded\n',
+    });
   });
 
   it('reports an unknown format per source, reads SOURCES_CONFIG, and refuses an invalid config', async () => {
