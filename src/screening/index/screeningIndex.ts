@@ -1,5 +1,5 @@
 import { CHECK_TYPES, type CheckType, checkTypesOfEntity } from '../checkTypes.js';
-import type { NameToken } from '../matching/nameTokens.js';
+import { type NameToken, tokenIdentity } from '../matching/nameTokens.js';
 import { type PreparedName, preparedNameOf, prepareName } from '../matching/preparedName.js';
 import type { ListedEntity } from '../model/listedEntity.js';
 import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../scoring/identifiers.js';
@@ -148,7 +148,7 @@ export class ScreeningIndexBuilder {
   }
 
   private tokenId(token: NameToken): number {
-    const identity = JSON.stringify(token);
+    const identity = tokenIdentity(token);
     let id = this.tokenIds.get(identity);
     if (id === undefined) {
       id = this.tokenTable.length;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityKind } from '../model/listedEntity.js';
 import { letterMask } from './editDistance.js';
-import { nameTokens, TOKEN_WEIGHTS } from './nameTokens.js';
+import { type NameToken, nameTokens, TOKEN_WEIGHTS, tokenIdentity } from './nameTokens.js';
 import { prepareName } from './preparedName.js';
 
 function tokens(name: string, kind: EntityKind = 'person') {
@@ -98,5 +98,42 @@ describe('nameTokens: letter masks', () => {
     const [token] = tokens('Abba', 'company');
     expect(token!.letters).toBe(letterMask('abba'));
     expect(letterMask('abba')).toBe(0b11);
+  });
+});
+
+describe('tokenIdentity', () => {
+  it('changes when any field of a token changes, and only then', () => {
+    const token = tokens('Sergey Lavrov')[1]!;
+    expect(tokenIdentity({ ...token })).toBe(tokenIdentity(token));
+    const changed: Record<keyof NameToken, unknown> = {
+      text: 'lavrova',
+      key: 'lavrova',
+      role: 'patronymic',
+      weight: token.weight + 0.5,
+      family: !token.family,
+      place: !token.place,
+      abjad: !token.abjad,
+      acronym: !token.acronym,
+      legalFamily: 'joint_stock',
+      phonetic: [...token.phonetic, 'X'],
+      skeleton: `${token.skeleton}x`,
+      position: token.position + 1,
+      repeat: !token.repeat,
+      generation: token.generation + 1,
+      letters: token.letters ^ 1,
+      sino: 'la',
+    };
+    // A field added to NameToken without a changed value here fails the first assertion.
+    expect(Object.keys(changed).sort()).toEqual(Object.keys(token).sort());
+    for (const [field, value] of Object.entries(changed)) {
+      expect(tokenIdentity({ ...token, [field]: value }), field).not.toBe(tokenIdentity(token));
+    }
+    // Phonetic codes and legal families cannot run into the neighbouring fields.
+    expect(tokenIdentity({ ...token, phonetic: ['ab', 'c'] })).not.toBe(
+      tokenIdentity({ ...token, phonetic: ['a', 'bc'] }),
+    );
+    expect(tokenIdentity({ ...token, legalFamily: undefined })).not.toBe(
+      tokenIdentity({ ...token, legalFamily: '' }),
+    );
   });
 });

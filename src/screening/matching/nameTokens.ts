@@ -96,6 +96,15 @@ export interface NameToken {
   sino: string;
 }
 
+/**
+ * A string equal for two tokens exactly when every field is: the index keeps each distinct token
+ * once. Written out field by field because JSON.stringify of every token was a sixth of the time
+ * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
+ */
+export function tokenIdentity(t: NameToken): string {
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}`;
+}
+
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
 export const TOKEN_WEIGHTS = {
   word: 1,
@@ -144,7 +153,22 @@ interface Draft {
   family: boolean;
   abjad: boolean;
   acronym: boolean;
-  legalFamily?: string;
+  legalFamily: string | undefined;
+}
+
+/**
+ * A draft of a word, in the one shape every draft has: building drafts by spreading a shared base
+ * object was a fifth of the time of indexing two million names.
+ */
+function draftOf(
+  word: Word,
+  text: string,
+  key: string,
+  role: TokenRole,
+  acronym = false,
+  legalFamily?: string,
+): Draft {
+  return { text, key, role, family: word.familyHint, abjad: word.abjad, acronym, legalFamily };
 }
 
 /**
@@ -203,7 +227,6 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
   for (; i < words.length; i++) {
     const word = words[i]!;
     const text = word.text;
-    const base = { family: word.familyHint, abjad: word.abjad, acronym: false };
 
     const legal =
       nameClass !== 'object' && words.length > 1
@@ -214,35 +237,32 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
           : matchLegalForm(texts, i)
         : undefined;
     if (legal) {
-      drafts.push({ ...base, text: legal.form, key: legal.form, role: 'legal', legalFamily: legal.family });
+      drafts.push(draftOf(word, legal.form, legal.form, 'legal', false, legal.family));
       i += legal.length - 1;
       continue;
     }
 
     if (/^[0-9]+$/.test(text)) {
-      drafts.push({ ...base, text, key: String(BigInt(text)), role: 'number' });
+      drafts.push(draftOf(word, text, String(BigInt(text)), 'number'));
       continue;
     }
     const ordinal = readOrdinalDigits(text);
     if (ordinal !== undefined) {
-      drafts.push({ ...base, text, key: String(ordinal), role: 'number' });
+      drafts.push(draftOf(word, text, String(ordinal), 'number'));
       continue;
     }
     if (!isPerson) {
       const spelled = readNumberWords(texts, i);
       if (spelled) {
-        drafts.push({
-          ...base,
-          text: texts.slice(i, i + spelled.length).join(' '),
-          key: String(spelled.value),
-          role: 'number',
-        });
+        drafts.push(
+          draftOf(word, texts.slice(i, i + spelled.length).join(' '), String(spelled.value), 'number'),
+        );
         i += spelled.length - 1;
         continue;
       }
       const roman = i > 0 ? readRomanNumeral(text) : undefined;
       if (roman !== undefined) {
-        drafts.push({ ...base, text, key: String(roman), role: 'number' });
+        drafts.push(draftOf(word, text, String(roman), 'number'));
         continue;
       }
     }
@@ -250,29 +270,29 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     if (words.length > 1 && (isPerson || nameClass === 'unknown')) {
       const particle = particleOf(text);
       if (particle !== undefined) {
-        drafts.push({ ...base, text, key: particle, role: 'particle' });
+        drafts.push(draftOf(word, text, particle, 'particle'));
         continue;
       }
     }
     if (words.length > 1 && !isPerson && ORG_STOPWORDS.has(text)) {
-      drafts.push({ ...base, text, key: text, role: 'stop' });
+      drafts.push(draftOf(word, text, text, 'stop'));
       continue;
     }
     if (text.length === 1 && /[a-z]/.test(text) && (isPerson || nameClass === 'unknown')) {
-      drafts.push({ ...base, text, key: text, role: 'initial' });
+      drafts.push(draftOf(word, text, text, 'initial'));
       continue;
     }
     if (isPerson && i > 0 && looksLikePatronymic(text)) {
       const isLast = i === last;
       if (!isLast || (words.length >= 3 && !looksLikePatronymic(texts[i - 1]!))) {
-        drafts.push({ ...base, text, key: canonicalSpelling(text), role: 'patronymic' });
+        drafts.push(draftOf(word, text, canonicalSpelling(text), 'patronymic'));
         continue;
       }
     }
     const expanded = isOrgLike ? (ORG_ABBREVIATIONS.get(text) ?? text) : text;
     const acronym =
       !isPerson && text.length > 1 && (word.abbreviation || (text.length <= 4 && !VOWELS.test(text)));
-    drafts.push({ ...base, text: expanded, key: canonicalSpelling(expanded), role: 'word', acronym });
+    drafts.push(draftOf(word, expanded, canonicalSpelling(expanded), 'word', acronym));
   }
   if (drafts.length === 0) {
     // Nothing but titles or prefixes: keep the words as they are rather than lose the name.
@@ -283,6 +303,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       family: false,
       abjad: word.abjad,
       acronym: false,
+      legalFamily: undefined,
     }));
   }
   return drafts;
