@@ -38,6 +38,13 @@ describe('compareNames: spread of scores', () => {
     expect(explain('Putin Vladimir', 'Vladimir Putin').score).toBe(reordered);
   });
 
+  it('counts a repeated part: the same words, repeated differently, are not the same parts', () => {
+    const sameParts = score('Ali Mohamed Mohamed', 'Mohamed Ali Mohamed');
+    expect(sameParts).toBeGreaterThan(0.95);
+    // Same set of words, other counts: aligned part by part, one part left over on each side.
+    expect(score('Ali Ali Mohamed', 'Ali Mohamed Mohamed')).toBeLessThan(sameParts);
+  });
+
   it('ranks an exact name above a typo, and a typo above a near miss', () => {
     const exact = score('Angela Merkel', 'Angela Merkel');
     const typo = score('Angela Merkl', 'Angela Merkel');

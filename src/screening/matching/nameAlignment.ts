@@ -1,5 +1,5 @@
 import { distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
-import type { NameClass, NameToken } from './nameTokens.js';
+import { MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
 import {
   compareTokens,
@@ -167,7 +167,7 @@ export function compareNames(
 
   // Two lineage chains with the same parts in another order are father and son, not one name.
   const lineage = query.lineage && candidate.lineage;
-  const sameParts = query.signature === candidate.signature && !lineage;
+  const sameParts = !lineage && sameTexts(q, r);
   // The same parts in another order ("Kim Jong Un" / "Jong Un Kim") rank just below the same
   // order: most often the same name in another convention, but not always.
   const identical = sameParts ? (sameOrder(q, r) ? 1 : NAME_RULES.reordered) : 0;
@@ -334,6 +334,25 @@ function sameLineageRole(a: NameToken, b: NameToken): boolean {
 }
 
 /** The core parts (name words, numbers, initials) come in the same order. */
+/**
+ * The same token texts, in any order (a multiset comparison). Names have at most MAX_TOKENS (24)
+ * tokens, so a bit mask of the candidate's tokens already paired does without allocating: this
+ * runs for every candidate name of every search.
+ */
+if (MAX_TOKENS > 31) throw new Error('sameTexts pairs tokens in a 31-bit mask');
+function sameTexts(q: readonly NameToken[], r: readonly NameToken[]): boolean {
+  if (q.length !== r.length) return false;
+  let paired = 0;
+  for (let i = 0; i < q.length; i++) {
+    const text = q[i]!.text;
+    let j = 0;
+    while (j < r.length && ((paired >>> j) & 1 || r[j]!.text !== text)) j++;
+    if (j === r.length) return false;
+    paired |= 1 << j;
+  }
+  return true;
+}
+
 function sameOrder(q: NameToken[], r: NameToken[]): boolean {
   let j = 0;
   for (let i = 0; i < q.length; i++) {

@@ -8,8 +8,6 @@ export interface PreparedName {
   kind: NameKind;
   nameClass: NameClass;
   tokens: NameToken[];
-  /** Token texts in sorted order: equal signatures are the same name, whatever the word order. */
-  signature: string;
   /** The name is a lineage chain ("X bin Y"), so the order of its parts matters. */
   lineage: boolean;
 }
@@ -33,10 +31,6 @@ export function preparedNameOf(
     kind: nameKind,
     nameClass: nameClassOf(kind),
     tokens,
-    signature: tokens
-      .map((token) => token.text)
-      .sort()
-      .join(' '),
     lineage: tokens.some((token) => token.generation >= 0),
   };
 }
