@@ -2,14 +2,13 @@ import type {
   Actor,
   CaseCreated,
   CaseEvent,
+  CheckCompleted,
   CheckDecision,
   FinalDecision,
-  FoundMatch,
   MaterialAttachment,
   MaterialType,
   QueuedCheck,
   ReviewStatus,
-  SnapshotUsed,
 } from './caseEvents.js';
 import { type CaseState, type CheckState, findCheck, findMatch, type MaybeCase } from './caseState.js';
 
@@ -39,15 +38,7 @@ export type CaseCommand = Stamped &
   (
     | ({ type: 'CreateCase'; groupMemberIds: readonly string[] } & Omit<CaseCreated['data'], 'occurredAt'>)
     | { type: 'StartCheck'; checkReference: string; attempt: number; worker: string }
-    | {
-        type: 'CompleteCheck';
-        checkReference: string;
-        attempt: number;
-        screeningProfileId: string;
-        threshold: number;
-        snapshots: SnapshotUsed[];
-        matches: FoundMatch[];
-      }
+    | ({ type: 'CompleteCheck' } & Omit<CheckCompleted['data'], 'occurredAt'>)
     | { type: 'FailCheck'; checkReference: string; attempt: number; failureReason: string }
     | { type: 'ReviewMatch'; matchId: string; reviewStatus: ReviewStatus; note: string | null; actor: Actor }
     | {

@@ -1,5 +1,5 @@
 import type { CheckType } from '../screening/checkTypes.js';
-import type { EntityKind } from '../screening/model/listedEntity.js';
+import type { SubjectDetails } from '../subjects/subjectEvents.js';
 
 /**
  * The domain events of a case, appended to its stream `case-<case_reference>`. They are the only
@@ -30,14 +30,8 @@ export interface BirthDate {
 }
 
 /** The subject as the case screens it: a snapshot taken when the case is created. */
-export interface CaseSubject {
+export interface CaseSubject extends SubjectDetails {
   subjectReference: string;
-  type: EntityKind;
-  displayName: string;
-  countries: string[];
-  birthDate: BirthDate | null;
-  externalReference: string | null;
-  metadata: Record<string, unknown>;
 }
 
 export type CaseDecision = 'pending_decision' | 'pass' | 'conditional_pass' | 'fail';
