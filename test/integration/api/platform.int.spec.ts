@@ -16,9 +16,11 @@ import {
   type CreatedApiKey,
   createApiKey,
   expireApiKey,
+  type NewApiKey,
   revokeApiKey,
 } from '../../../src/workspace/keyStore.js';
 import { createGroup, createWorkspace, findGroupForKey } from '../../../src/workspace/workspaceStore.js';
+import { createKey } from '../../support/caseApi.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{32}$/;
@@ -118,16 +120,8 @@ describe('API platform over HTTP', () => {
   let foreignGroupId: string;
   const keys: Record<string, CreatedApiKey> = {};
 
-  const newKey = (scopes: readonly Scope[], more: Partial<Parameters<typeof createApiKey>[1]> = {}) =>
-    createApiKey(db.pool, {
-      accountId,
-      scopes: [...scopes],
-      actorType: 'api_client',
-      finalDecision: false,
-      groups: { kind: 'default' },
-      expiresAt: null,
-      ...more,
-    });
+  const newKey = (scopes: readonly Scope[], more: Partial<NewApiKey> = {}) =>
+    createKey(db.pool, accountId, scopes, more);
 
   beforeAll(async () => {
     db = await createTestDatabase();
