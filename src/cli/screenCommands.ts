@@ -21,15 +21,16 @@ import {
   formatSubjectBirthDate,
   parseSubjectBirthDate,
   type ScreeningSubject,
-  type SubjectBirthDate,
 } from '../screening/scoring/query.js';
 import {
+  isFutureBirthDate,
   type SubjectReading,
   subjectCountryOf,
   subjectFromRow,
   subjectIdentifierOf,
   subjectKindOf,
   subjectOf,
+  unmatchableName,
 } from '../screening/scoring/subjectInput.js';
 import {
   currentSnapshots,
@@ -81,28 +82,6 @@ function parseBirthDate(text: string): Parsed<string> {
   return isFutureBirthDate(date, new Date())
     ? { ok: false, message: `"${text}" is in the future` }
     : { ok: true, value: text.trim() };
-}
-
-/**
- * Whether a birth date (as precise as it is given) starts after `now`'s day, UTC: `2100-12-31` is
- * a typo that would only lower the scores of the real person, while the current year is possible.
- */
-export function isFutureBirthDate(date: SubjectBirthDate, now: Date): boolean {
-  const given = [date.year, date.month ?? 0, date.day ?? 0];
-  const today = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
-  for (const [i, part] of given.entries()) {
-    // An unspecified month or day (0) covers the whole year or month: not after today's.
-    if (part === 0 || part !== today[i]) return part > today[i]!;
-  }
-  return false;
-}
-
-/**
- * Why a subject's name can never match, or undefined: a name of punctuation only (`!!!`) has no
- * letter or digit to compare, so it would always read as a clean "no matches".
- */
-function unmatchableName(name: string): string | undefined {
-  return /[\p{L}\p{N}]/u.test(name) ? undefined : 'the name has no letter or digit';
 }
 
 function parseCountry(text: string): Parsed<string> {
@@ -733,20 +712,7 @@ function batchSubject(
   header.forEach((column, i) => {
     row[column] = record[i]!;
   });
-  // Refused as an empty name is: the row cannot be screened (the `error` line, exit status 1).
-  const name = row.full_name?.trim() ?? '';
-  const unmatchable = name && unmatchableName(name);
-  if (unmatchable) return { ok: false, message: unmatchable };
-  // Left out with a warning, as an unreadable birth date is.
-  const warnings: string[] = [];
-  const birthDate = parseSubjectBirthDate(row.date_of_birth ?? '');
-  if (birthDate && isFutureBirthDate(birthDate, new Date())) {
-    warnings.push(`birth date "${row.date_of_birth}" is in the future: left out`);
-    row.date_of_birth = '';
-  }
-  const reading = subjectFromRow(row, defaultType);
-  if (!reading.ok || warnings.length === 0) return reading;
-  return { ok: true, value: { ...reading.value, warnings: [...warnings, ...reading.value.warnings] } };
+  return subjectFromRow(row, defaultType);
 }
 
 /** Streams the pairs through scoreNamePair; returns how many rows could not be scored. */

@@ -110,6 +110,30 @@ describe('subjectOf', () => {
     expect(subjectOf({ name: ' \t ' }, 'person')).toEqual({ ok: false, message: 'the name is empty' });
   });
 
+  it('refuses a name with no letter or digit, in a flag and in a batch row alike', () => {
+    const refused = { ok: false, message: 'the name has no letter or digit' };
+    expect(subjectOf({ name: '!!! ...' }, 'person')).toEqual(refused);
+    expect(subjectFromRow({ full_name: '-- !' })).toEqual(refused);
+    expect(subjectOf({ name: '田中 !' }, 'person').ok).toBe(true);
+    expect(subjectOf({ name: '007' }, 'vessel').ok).toBe(true);
+  });
+
+  it('refuses a future birth date in a flag, and leaves it out of a batch row with a warning', () => {
+    const future = `${new Date().getUTCFullYear() + 1}-01-01`;
+    expect(subjectOf({ name: 'Ivan Petrov', birthDate: future }, 'person')).toEqual({
+      ok: false,
+      message: `birth date "${future}" is in the future`,
+    });
+    const row = subjectFromRow({ full_name: 'Ivan Petrov', date_of_birth: future });
+    expect(row).toEqual({
+      ok: true,
+      value: {
+        subject: expect.objectContaining({ name: 'Ivan Petrov', birthDate: undefined }),
+        warnings: [`birth date "${future}" is in the future: left out`],
+      },
+    });
+  });
+
   it('refuses a name over 240 characters, counted after collapsing whitespace', () => {
     expect(subjectOf({ name: 'a'.repeat(240) }, 'person').ok).toBe(true);
     expect(subjectOf({ name: `${'a'.repeat(120)}     ${'b'.repeat(119)}` }, 'person').ok).toBe(true);

@@ -1,7 +1,7 @@
 import { ENTITY_KINDS, type EntityIdentifier, type EntityKind } from '../model/listedEntity.js';
 import { countryCode } from '../parsers/countries.js';
 import { FTM_PARTY_KINDS } from '../parsers/ftmEntity.js';
-import { parseSubjectBirthDate, type ScreeningSubject } from './query.js';
+import { parseSubjectBirthDate, type ScreeningSubject, type SubjectBirthDate } from './query.js';
 
 /**
  * Subjects as operators and evaluators write them: CLI flags and rows of a batch CSV
@@ -40,6 +40,28 @@ export function subjectIdentifierOf(text: string): EntityIdentifier | undefined 
   return { scheme: match ? match[1]!.toLowerCase() : 'other', value };
 }
 
+/**
+ * Why a subject's name can never match, or undefined: a name of punctuation only (`!!!`) has no
+ * letter or digit to compare, so it would always read as a clean "no matches".
+ */
+export function unmatchableName(name: string): string | undefined {
+  return /[\p{L}\p{N}]/u.test(name) ? undefined : 'the name has no letter or digit';
+}
+
+/**
+ * Whether a birth date (as precise as it is given) starts after `now`'s day, UTC: `2100-12-31` is
+ * a typo that would only lower the scores of the real person, while the current year is possible.
+ */
+export function isFutureBirthDate(date: SubjectBirthDate, now: Date): boolean {
+  const given = [date.year, date.month ?? 0, date.day ?? 0];
+  const today = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  for (const [i, part] of given.entries()) {
+    // An unspecified month or day (0) covers the whole year or month: not after today's.
+    if (part === 0 || part !== today[i]) return part > today[i]!;
+  }
+  return false;
+}
+
 export interface SubjectFields {
   name?: string;
   type?: string;
@@ -59,7 +81,7 @@ export interface SubjectReading {
  * Reads a subject. Strict (CLI flags): the first unreadable field is the error. Lenient (batch
  * rows): an unreadable type, birth date, country or identifier is left out with a warning and the
  * subject is screened on the rest, because a typo in one birth date of a 50,000-row file must not
- * leave that person unscreened. Only a missing or over-long name is an error either way.
+ * leave that person unscreened. Only a missing, over-long or letterless name is an error either way.
  */
 export function readSubject(
   fields: SubjectFields,
@@ -69,6 +91,8 @@ export function readSubject(
   const name = fields.name?.replace(/\s+/g, ' ').trim() ?? '';
   if (name.length === 0) return { ok: false, message: 'the name is empty' };
   if (name.length > 240) return { ok: false, message: 'the name is longer than 240 characters' };
+  const unmatchable = unmatchableName(name);
+  if (unmatchable) return { ok: false, message: unmatchable };
   const problems: string[] = [];
   let kind = defaultKind;
   if (fields.type?.trim()) {
@@ -81,6 +105,9 @@ export function readSubject(
     birthDate = parseSubjectBirthDate(fields.birthDate);
     if (!birthDate) {
       problems.push(`birth date "${fields.birthDate}" is not YYYY, YYYY-MM or YYYY-MM-DD (year 1800-2100)`);
+    } else if (isFutureBirthDate(birthDate, new Date())) {
+      problems.push(`birth date "${fields.birthDate}" is in the future`);
+      birthDate = undefined;
     }
   }
   const countries: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFutureBirthDate } from './screenCommands.js';
+import { isFutureBirthDate } from './subjectInput.js';
 
 describe('isFutureBirthDate', () => {
   const now = new Date('2026-11-23T08:00:00Z');
