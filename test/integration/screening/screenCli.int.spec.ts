@@ -84,7 +84,8 @@ const realWorld = (): World => ({
 });
 
 const fixtureWorld = (): World => ({
-  older: ['--format', 'un-xml', fixture('un-xml', 'snapshots', 'list-v1.xml'), '--dataset', 'fx_un'],
+  // An edition published before consolidated.xml (2025-04-19): loads are never allowed to roll back.
+  older: ['--format', 'un-xml', fixture('un-xml', 'snapshots', 'older-edition.xml'), '--dataset', 'fx_un'],
   current: ['--format', 'un-xml', fixture('un-xml', 'consolidated.xml'), '--dataset', 'fx_un'],
   others: [],
   dataset: 'fx_un',
