@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { projectRoot } from './shared/projectRoot.js';
 
 function problemsOf(env: NodeJS.ProcessEnv): string {
   try {
@@ -18,10 +20,29 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       eventStore: 'postgres',
       port: 3000,
+      host: '127.0.0.1',
       role: 'all',
       feedPollIntervalMs: 1000,
     });
-    expect(config.embeddedPgDir.endsWith('.data/postgres')).toBe(true);
+  });
+
+  describe('paths', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('anchors relative paths to the project, not to the folder the command runs from', () => {
+      vi.spyOn(process, 'cwd').mockReturnValue('/somewhere/else');
+      const config = loadConfig({ SOURCES_CONFIG: 'config/other.json' });
+      expect(config.embeddedPgDir).toBe(path.join(projectRoot, '.data', 'postgres'));
+      expect(config.sourcesConfigPath).toBe(path.join(projectRoot, 'config', 'other.json'));
+    });
+
+    it('keeps absolute paths as given', () => {
+      expect(loadConfig({ EMBEDDED_PG_DIR: '/var/lib/casescreen/pg' }).embeddedPgDir).toBe(
+        '/var/lib/casescreen/pg',
+      );
+    });
   });
 
   it('treats empty variables as unset', () => {

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_STALE_AFTER, formatDuration, parseDuration } from './screening/snapshots/staleness.js';
+import { projectPath } from './shared/projectRoot.js';
 
 const roles = ['all', 'serve', 'work'] as const;
 export type ProcessRole = (typeof roles)[number];
@@ -43,7 +43,8 @@ const envSchema = z.object({
       .optional(),
   ),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  // Loopback unless asked: a newcomer's `npm start` must not open the service to the network.
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   ROLE: z.preprocess(emptyToUndefined, z.enum(roles).default('all')),
   EMBEDDED_PG_DIR: z.preprocess(emptyToUndefined, z.string().default('.data/postgres')),
   LOG_LEVEL: z.preprocess(
@@ -104,6 +105,7 @@ export interface Config {
   port: number;
   host: string;
   role: ProcessRole;
+  /** Data directory of the embedded PostgreSQL; a relative EMBEDDED_PG_DIR is anchored to the project. */
   embeddedPgDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   feedPollIntervalMs: number;
@@ -145,12 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     role: e.ROLE,
-    embeddedPgDir: path.resolve(e.EMBEDDED_PG_DIR),
+    embeddedPgDir: projectPath(e.EMBEDDED_PG_DIR),
     logLevel: e.LOG_LEVEL,
     feedPollIntervalMs: e.FEED_POLL_INTERVAL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sourceStaleAfterMs: e.SOURCE_STALE_AFTER,
-    sourcesConfigPath: path.resolve(e.SOURCES_CONFIG),
+    sourcesConfigPath: projectPath(e.SOURCES_CONFIG),
     checkWorkers: e.CHECK_WORKERS,
     checkLeaseMs: e.CHECK_LEASE,
     checkRetryDelaysMs: e.CHECK_RETRY_DELAYS,

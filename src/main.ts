@@ -1,6 +1,7 @@
 import { type Runtime, startRuntime } from './app/runtime.js';
 import { ConfigError, loadConfig, type ProcessRole } from './config.js';
 import { createLogger } from './log.js';
+import { withDotEnv } from './shared/dotEnv.js';
 
 const ROLES: ProcessRole[] = ['all', 'serve', 'work'];
 
@@ -12,8 +13,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   let config: ReturnType<typeof loadConfig>;
+  const { env, file: envFile } = withDotEnv(process.env);
   try {
-    config = loadConfig(roleArg ? { ...process.env, ROLE: roleArg } : process.env);
+    config = loadConfig(roleArg ? { ...env, ROLE: roleArg } : env);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -22,6 +24,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config);
+  if (envFile) logger.info({ file: envFile }, 'settings read from .env (environment variables win)');
 
   // Signals are handled from the start: one arriving during start-up stops the process right after.
   let runtime: Runtime | undefined;
