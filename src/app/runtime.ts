@@ -4,7 +4,7 @@ import { projections } from '../../projections/registry.js';
 import { installProjections } from '../../projections/registryStore.js';
 import { buildApiServer } from '../api/apiServer.js';
 import type { Config } from '../config.js';
-import { createPool, type Database, openDatabase } from '../db/database.js';
+import { createPool, type Database, describeDatabase, openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { openEventStore } from '../eventStore/openEventStore.js';
@@ -42,13 +42,22 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     const database: Database = await openDatabase(config, (line) =>
       logger.debug({ component: 'postgres' }, line),
     );
-    started.push({ name: 'database', stop: () => database.close() });
-    if (database.embedded) {
-      logger.info(
-        { port: database.embedded.port, dataDir: config.embeddedPgDir, started: database.embedded.owned },
-        'embedded PostgreSQL',
-      );
-    }
+    started.push({
+      name: 'database',
+      stop: async () => {
+        await database.close();
+        if (database.embedded?.owned)
+          logger.info({ dataDir: database.embedded.dataDir }, 'embedded PostgreSQL stopped');
+      },
+    });
+    logger.info(
+      {
+        port: database.embedded?.port,
+        dataDir: database.embedded?.dataDir,
+        started: database.embedded?.owned,
+      },
+      `database: ${describeDatabase(database)}`,
+    );
     const report = await migrate(database.url);
     if (report.applied.length > 0) logger.info({ applied: report.applied.map((m) => m.name) }, 'migrated');
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { projections } from '../../projections/registry.js';
 import { installProjections } from '../../projections/registryStore.js';
 import { loadConfig } from '../config.js';
-import { createPool, openDatabase } from '../db/database.js';
+import { createPool, describeDatabase, openDatabase } from '../db/database.js';
 import { type MigrationReport, migrate } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { openEventStore } from '../eventStore/openEventStore.js';
@@ -25,13 +25,8 @@ export async function withCliContext<T>(io: CliIo, command: (context: CliContext
   const config = loadConfig(io.env);
   const database = await openDatabase(config);
   try {
-    if (database.embedded) {
-      io.stderr.write(
-        database.embedded.owned
-          ? `Started embedded PostgreSQL in ${config.embeddedPgDir} for this command\n`
-          : `Using the running embedded PostgreSQL in ${config.embeddedPgDir}\n`,
-      );
-    }
+    // DATABASE_URL is the operator's explicit choice; the embedded server's place is worth a line.
+    if (database.embedded) io.stderr.write(`Database: ${describeDatabase(database)}\n`);
     const migration = await migrate(database.url);
     const pool = createPool(database.url, { max: 5, applicationName: 'casescreen-cli' });
     try {

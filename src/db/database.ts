@@ -29,6 +29,20 @@ export async function openDatabase(
   return { url: url.toString(), embedded, close: () => embedded.stop() };
 }
 
+/** One line saying which database this process uses, with no password in it. */
+export function describeDatabase(database: Database): string {
+  const embedded = database.embedded;
+  if (!embedded) {
+    const url = new URL(database.url);
+    return `PostgreSQL at ${url.host}${url.pathname} (DATABASE_URL)`;
+  }
+  const how = embedded.owned ? 'started by this process' : 'already running';
+  const where = embedded.relocatedFrom
+    ? `${embedded.dataDir} (instead of ${embedded.relocatedFrom.dataDir}: ${embedded.relocatedFrom.reason})`
+    : embedded.dataDir;
+  return `embedded PostgreSQL on 127.0.0.1:${embedded.port}, ${how}, data in ${where}`;
+}
+
 export async function createDatabaseIfMissing(adminUrl: string, name: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();

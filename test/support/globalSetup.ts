@@ -26,7 +26,14 @@ export default async function setup(project: TestProject) {
     return;
   }
   const dataDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'casescreen-test-')), 'pg');
-  const server = await startEmbeddedPostgres({ dataDir, persistent: false });
+  let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  try {
+    server = await startEmbeddedPostgres({ dataDir, persistent: false });
+  } catch (error) {
+    // Vitest reports a failed global setup with no detail; say why, on one line, before it does.
+    console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
   project.provide('pgAdminUrl', server.adminUrl);
   project.provide('pgServerKind', 'embedded');
   console.log(`[test] PostgreSQL: embedded server on port ${server.port}`);
