@@ -10,6 +10,8 @@ RUN npm run build \
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
+# Inside a container the service must answer on the container's network, not only its loopback.
+ENV HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
