@@ -8,13 +8,13 @@ import type { CaseRouteDependencies } from '../cases/routes/routeDependencies.js
 import { buildServer, type ServerDependencies } from '../http/server.js';
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRateLimiter } from '../rateLimit/rateLimiter.js';
+import { docsPageOptions } from './docsPage.js';
 import { groupRoutes } from './groups/groupRoutes.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogHook } from './requestLogHook.js';
 import { type ApiRoute, registerApiRoutes } from './route.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
-export const DOCS_PATH = '/docs';
 
 export interface ApiServerDependencies extends ServerDependencies, CaseRouteDependencies {
   /** Defaults to the spec's 120 requests per 60 s, shared through the database. */
@@ -51,6 +51,6 @@ export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
   );
   app.get(OPENAPI_PATH, async () => document);
   app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
-  app.register(fastifySwaggerUi, { routePrefix: DOCS_PATH });
+  app.register(fastifySwaggerUi, docsPageOptions);
   return app;
 }

@@ -176,7 +176,6 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
       description:
         'Server-to-server compliance screening: cases, asynchronous sanctions, PEP and business-risk checks, match reviews, decisions, materials, case events and monitoring. Every response carries `X-Request-Id` and `Service-Api-Version`; errors use the envelope `{error: {code, message, details}, meta: {request_id}}`.',
     },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),

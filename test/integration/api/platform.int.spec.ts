@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApiServer, publicRoutes } from '../../../src/api/apiServer.js';
+import { DOCS_TITLE } from '../../../src/api/docsPage.js';
 import { openApiPath } from '../../../src/api/openapi.js';
 import { type ApiRoute, defineRoute } from '../../../src/api/route.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
@@ -585,6 +586,8 @@ describe('API platform over HTTP', () => {
       const validation = await new Validator().validate(document as never);
       expect(validation.errors ?? []).toEqual([]);
       expect(validation.valid).toBe(true);
+      // Swagger UI shows a warning for any dialect but OpenAPI's own default.
+      expect(document).not.toHaveProperty('jsonSchemaDialect');
       for (const route of publicRoutes(routeDependencies())) {
         expect(document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).toBeDefined();
       }
@@ -594,11 +597,28 @@ describe('API platform over HTTP', () => {
       expect(Object.keys(document.paths).some((path) => path.includes('probe'))).toBe(false);
     });
 
-    it('serves a human-readable reference page at /docs', async () => {
+    it("serves a reference page at /docs titled for this service, with the service's mark and no online validator", async () => {
       const response = await fetch(`${url}/docs`, { redirect: 'follow' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/text\/html/);
-      expect(await response.text()).toMatch(/swagger/i);
+      const page = await response.text();
+      expect(page).toContain(`<title>${DOCS_TITLE}</title>`);
+      expect(page).not.toMatch(/<title>Swagger UI<\/title>/);
+      // The service's favicon and theme instead of the stock ones.
+      expect(page).toContain('/docs/static/theme/favicon.svg');
+      expect(page).not.toContain('favicon-32x32.png');
+      const themeCss = await fetch(`${url}/docs/static/theme/casescreen.css`);
+      expect(themeCss.status).toBe(200);
+
+      const initializer = await (await fetch(`${url}/docs/static/swagger-initializer.js`)).text();
+      expect(initializer).toContain('validatorUrl: null');
+      // The top bar's logo is the service's SVG mark, not the stock Fastify logo.
+      const logo = /img\.src = 'data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)'/.exec(initializer)?.[1];
+      expect(Buffer.from(logo ?? '', 'base64').toString('utf8')).toContain('Case Screening Service');
+
+      const favicon = await fetch(`${url}/docs/static/theme/favicon.svg`);
+      expect(favicon.status).toBe(200);
+      expect(favicon.headers.get('content-type')).toMatch(/svg/);
     });
   });
 });
