@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { API_VERSION } from '../http/apiVersion.js';
+import {
+  API_ERROR_CODES,
+  API_ERROR_CONDITIONS,
+  API_ERROR_STATUS,
+  type ApiErrorCode,
+} from '../http/errors.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from '../idempotency/idempotencyKey.js';
 import { IDEMPOTENT_REPLAY_HEADER } from './idempotentExecution.js';
 import { type ApiRoute, isMutating } from './route.js';
@@ -7,18 +13,16 @@ import { dataEnvelope, ErrorEnvelope } from './schemas/common.js';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The Errors table of the spec, by status, as each response's description. */
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: '`invalid_request`: malformed JSON body, query string or path parameter, or a missing required header such as Idempotency-Key. Validation failures carry `details.fieldErrors`.',
-  401: '`unauthorized`: bearer key missing, invalid, revoked or expired.',
-  403: '`forbidden`: the key lacks the required scope, actor permission, group access or final-decision permission.',
-  404: '`not_found`: the referenced object is missing or outside the key scope.',
-  409: '`idempotency_conflict`: the Idempotency-Key was used with a different method, path or body; or `conflict`: a duplicate or in-progress mutation conflicts with this one.',
-  422: '`unprocessable_entity`: valid JSON violating a business rule.',
-  429: '`rate_limited`: the key exceeded the request limit; see `Retry-After`.',
-  500: '`internal_error`: internal failure; mutations may be retried safely with the same Idempotency-Key.',
-  503: '`source_unavailable`: the current source snapshot is missing or stale; checks are refused so that false no-match results cannot occur.',
-};
+function codesOfStatus(status: number): ApiErrorCode[] {
+  return API_ERROR_CODES.filter((code) => API_ERROR_STATUS[code] === status);
+}
+
+/** An error response's description: its codes with their conditions (the spec's Errors table). */
+function errorDescription(status: number): string {
+  const codes = codesOfStatus(status);
+  if (codes.length === 0) return 'Error.';
+  return codes.map((code) => `\`${code}\`: ${API_ERROR_CONDITIONS[code]}.`).join(' Or ');
+}
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
 
@@ -121,7 +125,7 @@ function operation(collector: SchemaCollector, route: ApiRoute) {
       headers['Retry-After'] = header('Seconds to wait before retrying.', { type: 'integer' });
     if (status === 401) headers['WWW-Authenticate'] = header('`Bearer realm="casescreen"`.');
     responses[String(status)] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+      description: errorDescription(status),
       headers,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
     };

@@ -20,6 +20,28 @@ export const API_ERROR_STATUS = {
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
 
+export const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]];
+
+/** When each code is answered: the Condition column of the spec's Errors table, for the OpenAPI document. */
+export const API_ERROR_CONDITIONS: Record<ApiErrorCode, string> = {
+  invalid_request:
+    'malformed JSON body, query string or path parameter, or a missing required header such as Idempotency-Key; validation failures carry `details.fieldErrors`',
+  unauthorized: 'bearer key missing, invalid, revoked or expired',
+  forbidden: 'the key lacks the required scope, actor permission, group access or final-decision permission',
+  not_found: 'the referenced case, check, match or group is missing or outside the key scope',
+  method_not_allowed:
+    'a known path called with a method it does not serve; the `Allow` header lists those it does',
+  idempotency_conflict: 'the Idempotency-Key was used before with a different method, path or body',
+  conflict:
+    'a duplicate or in-progress mutation conflicts with this one, or the object is not in a state that allows it',
+  unprocessable_entity:
+    'valid JSON violating a business rule: owner or collaborator membership, required decision notes, review prerequisites',
+  rate_limited: 'the key exceeded the request limit; see `Retry-After`',
+  internal_error: 'internal failure; mutations may be retried safely with the same Idempotency-Key',
+  source_unavailable:
+    'the current source snapshot is missing or stale; checks are refused so that false no-match results cannot occur',
+};
+
 /** `details.fieldErrors` of a validation failure: dotted field path to its messages. */
 export type FieldErrors = Record<string, string[]>;
 
