@@ -7,6 +7,7 @@ import { canSeeGroup } from '../../workspace/keyPolicy.js';
 import { CASE_EVENT_TYPES, type CaseEventTypeName, caseEventResources } from '../caseEventView.js';
 import { loadCase } from '../caseRepository.js';
 import { CASE_REFERENCE } from '../references.js';
+import { CaseReferenceParams } from './caseRequestSchemas.js';
 import type { CaseRouteDependencies } from './routeDependencies.js';
 
 /**
@@ -21,13 +22,6 @@ import type { CaseRouteDependencies } from './routeDependencies.js';
 
 export const DEFAULT_EVENT_PAGE = 25;
 export const MAX_EVENT_PAGE = 100;
-
-const CaseReferenceParams = z.object({
-  case_reference: z
-    .string()
-    .regex(CASE_REFERENCE, 'A case reference is three capital letters and six digits, e.g. ABC123456.')
-    .meta({ description: 'The case reference, `^[A-Z]{3}[0-9]{6}$`.' }),
-});
 
 const EventsQuery = z.object({
   event_type: z.enum(CASE_EVENT_TYPES).optional().meta({ description: 'Only events of this CaseEventType.' }),

@@ -1,26 +1,12 @@
-import { z } from 'zod';
 import { type ApiRoute, defineRoute } from '../../api/route.js';
 import { Case, Check } from '../../api/schemas/case.js';
 import { ApiError } from '../../http/errors.js';
 import { readCaseForKey } from '../caseReadModel.js';
 import { caseResource, checkResource } from '../caseResources.js';
 import { findCheck } from '../caseState.js';
-import { CASE_REFERENCE, CHECK_REFERENCE, caseReferenceOfCheck } from '../references.js';
+import { caseReferenceOfCheck } from '../references.js';
+import { CaseReferenceParams, CheckReferenceParams } from './caseRequestSchemas.js';
 import type { CaseRouteDependencies } from './routeDependencies.js';
-
-const CaseReferenceParams = z.object({
-  case_reference: z
-    .string()
-    .regex(CASE_REFERENCE, 'A case reference is three capital letters and six digits, e.g. ABC123456.')
-    .meta({ description: 'The case reference, `^[A-Z]{3}[0-9]{6}$`.' }),
-});
-
-const CheckReferenceParams = z.object({
-  check_reference: z
-    .string()
-    .regex(CHECK_REFERENCE, 'A check reference is a case reference, a hyphen and a number, e.g. ABC123456-1.')
-    .meta({ description: 'The check reference, `^[A-Z]{3}[0-9]{6}-[0-9]+$`.' }),
-});
 
 // One message per kind of object, whatever the reason it is not there: a case outside the key's
 // account or groups gets exactly the answer a missing one gets, so references cannot be probed.

@@ -250,7 +250,23 @@ export const MaterialBody = z
     { when: (payload) => isRecord(payload.value) },
   );
 
-export const CaseReferenceParams = z.object({ case_reference: z.string().regex(CASE_REFERENCE) });
-export const CheckReferenceParams = z.object({ check_reference: z.string().regex(CHECK_REFERENCE) });
+export const CaseReferenceParams = z.object({
+  case_reference: z
+    .string()
+    .regex(CASE_REFERENCE, 'A case reference is three capital letters and six digits, e.g. ABC123456.')
+    .meta({ description: 'The case reference, `^[A-Z]{3}[0-9]{6}$`.' }),
+});
+
+export const CheckReferenceParams = z.object({
+  check_reference: z
+    .string()
+    .regex(CHECK_REFERENCE, 'A check reference is a case reference, a hyphen and a number, e.g. ABC123456-1.')
+    .meta({ description: 'The check reference, `^[A-Z]{3}[0-9]{6}-[0-9]+$`.' }),
+});
+
 /** Any string: one that is no match id names no match (404), like an unknown one. */
-export const MatchIdParams = z.object({ match_id: z.string() });
+export const MatchIdParams = z.object({
+  match_id: z.string().meta({
+    description: 'The `match_id` of a match, as a check lists it: `<check_reference>.<12 hex digits>`.',
+  }),
+});
