@@ -10,6 +10,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from '../idemp
 import { IDEMPOTENT_REPLAY_HEADER } from './idempotentExecution.js';
 import { type ApiRoute, isMutating } from './route.js';
 import { dataEnvelope, ErrorEnvelope } from './schemas/common.js';
+import { EXAMPLE_IDEMPOTENCY_KEY, EXAMPLE_REQUEST_ID, errorExample } from './schemas/examples.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -22,6 +23,19 @@ function errorDescription(status: number): string {
   const codes = codesOfStatus(status);
   if (codes.length === 0) return 'Error.';
   return codes.map((code) => `\`${code}\`: ${API_ERROR_CONDITIONS[code]}.`).join(' Or ');
+}
+
+/** One example body per code the status stands for (409: `idempotency_conflict` and `conflict`). */
+function errorExamples(status: number) {
+  return Object.fromEntries(
+    codesOfStatus(status).map((code) => [code, { summary: code, value: errorExample(code) }]),
+  );
+}
+
+/** The first example a schema's `.meta({examples})` gives, if any. */
+function exampleOf(schema: z.ZodType | undefined): unknown {
+  const examples: unknown = schema && z.globalRegistry.get(schema)?.examples;
+  return Array.isArray(examples) ? examples[0] : undefined;
 }
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
@@ -78,13 +92,15 @@ function parameters(collector: SchemaCollector, schema: z.ZodType | undefined, l
   if (!(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
     const converted = collector.convert(field, 'input');
-    const { description, ...fieldSchema } = converted;
+    // The example goes on the parameter, where the reference page fills it into "Try it out".
+    const { description, examples, ...fieldSchema } = converted;
     return {
       name,
       in: location,
       required: location === 'path' || !field.safeParse(undefined).success,
       ...(typeof description === 'string' ? { description } : {}),
       schema: fieldSchema,
+      ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
     };
   });
 }
@@ -96,11 +112,14 @@ const IDEMPOTENCY_HEADER = {
   description:
     'A stable key from the upstream object. A retry with the same key, method, path and body returns the original response; keys are kept for at least 24 hours.',
   schema: { type: 'string', minLength: IDEMPOTENCY_KEY_MIN_LENGTH, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+  example: EXAMPLE_IDEMPOTENCY_KEY,
 };
 
 function operation(collector: SchemaCollector, route: ApiRoute) {
   const responses: Record<string, unknown> = {};
   const dataSchema = collector.convert(dataEnvelope(route.response), 'output');
+  const responseExample = route.examples?.response ?? exampleOf(route.response);
+  const bodyExample = route.examples?.body ?? exampleOf(route.body);
   for (const status of route.successStatuses) {
     responses[String(status)] = {
       description: status === 201 ? 'Created.' : 'OK.',
@@ -115,7 +134,14 @@ function operation(collector: SchemaCollector, route: ApiRoute) {
             }
           : {}),
       },
-      content: { 'application/json': { schema: dataSchema } },
+      content: {
+        'application/json': {
+          schema: dataSchema,
+          ...(responseExample === undefined
+            ? {}
+            : { example: { data: responseExample, meta: { request_id: EXAMPLE_REQUEST_ID } } }),
+        },
+      },
     };
   }
   for (const status of route.errorStatuses) {
@@ -127,7 +153,12 @@ function operation(collector: SchemaCollector, route: ApiRoute) {
     responses[String(status)] = {
       description: errorDescription(status),
       headers,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          examples: errorExamples(status),
+        },
+      },
     };
   }
   const scopes = route.scopes.map((scope) => `\`${scope}\``).join(' or ');
@@ -150,7 +181,12 @@ function operation(collector: SchemaCollector, route: ApiRoute) {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: collector.convert(route.body, 'input') } },
+            content: {
+              'application/json': {
+                schema: collector.convert(route.body, 'input'),
+                ...(bodyExample === undefined ? {} : { example: bodyExample }),
+              },
+            },
           },
         }
       : {}),

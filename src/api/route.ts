@@ -71,6 +71,11 @@ export interface ApiRoute<
   successStatuses: readonly [number, ...number[]];
   /** The spec's error statuses for the endpoint, for the document. */
   errorStatuses: readonly number[];
+  /**
+   * The document's examples of this operation where the schemas' own do not fit it (the Case
+   * example is a screened case; POST /v1/cases answers with its checks still queued).
+   */
+  examples?: { body?: z.input<B>; response?: z.input<R> };
   handle(context: RouteContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<RouteResult<z.input<R>>>;
 }
 

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { listGroupsForKey, toGroupResource } from '../../workspace/workspaceStore.js';
 import { defineRoute } from '../route.js';
+import { GROUP_LIST_EXAMPLE } from '../schemas/examples.js';
 import { Group } from '../schemas/group.js';
 
 export function groupRoutes(pool: pg.Pool) {
@@ -14,7 +15,7 @@ export function groupRoutes(pool: pg.Pool) {
       description: 'The first call of the recommended flow: the default group comes first.',
       tag: 'Groups',
       scopes: ['cases:create', 'cases:read'],
-      response: z.object({ groups: z.array(Group) }),
+      response: z.object({ groups: z.array(Group) }).meta({ examples: [GROUP_LIST_EXAMPLE] }),
       successStatuses: [200],
       errorStatuses: [401, 403, 429],
       async handle({ key }) {

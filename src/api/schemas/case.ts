@@ -1,6 +1,18 @@
 import { z } from 'zod';
 import { CASE_EVENT_TYPES } from '../../cases/caseEventView.js';
 import { DateTime, Uuid } from './common.js';
+import {
+  API_CLIENT_ACTOR_EXAMPLE,
+  ATTACHMENT_EXAMPLE,
+  BIRTH_DATE_EXAMPLE,
+  CASE_EVENT_EXAMPLE,
+  CASE_EXAMPLE,
+  CHECK_EXAMPLE,
+  MATCH_EXAMPLE,
+  MATERIAL_EXAMPLE,
+  SOURCE_EXAMPLE,
+  SUBJECT_EXAMPLE,
+} from './examples.js';
 
 /**
  * The spec's case resources (Subject in a case, Case, Check, Match, CaseMaterial, Actor,
@@ -16,7 +28,7 @@ export const Actor = z
     id: z.string().nullable(),
     display_name: z.string().nullable(),
   })
-  .meta({ id: 'Actor' });
+  .meta({ id: 'Actor', examples: [API_CLIENT_ACTOR_EXAMPLE] });
 
 export const BirthDate = z
   .object({
@@ -24,7 +36,7 @@ export const BirthDate = z
     month: z.number().int().min(1).max(12).optional(),
     day: z.number().int().min(1).max(31).optional(),
   })
-  .meta({ id: 'BirthDate' });
+  .meta({ id: 'BirthDate', examples: [BIRTH_DATE_EXAMPLE] });
 
 export const CaseSubject = z
   .object({
@@ -36,7 +48,7 @@ export const CaseSubject = z
     external_reference: z.string().nullable().optional(),
     metadata: FreeForm.optional(),
   })
-  .meta({ id: 'Subject' });
+  .meta({ id: 'Subject', examples: [SUBJECT_EXAMPLE] });
 
 export const Source = z
   .object({
@@ -45,7 +57,7 @@ export const Source = z
     dataset: z.string().nullable(),
     priority: z.number().int(),
   })
-  .meta({ id: 'Source' });
+  .meta({ id: 'Source', examples: [SOURCE_EXAMPLE] });
 
 export const Match = z
   .object({
@@ -64,7 +76,7 @@ export const Match = z
     review: FreeForm.optional(),
     created_at: DateTime.optional(),
   })
-  .meta({ id: 'Match' });
+  .meta({ id: 'Match', examples: [MATCH_EXAMPLE] });
 
 export const CHECK_DECISIONS = [
   'pending_review',
@@ -99,7 +111,7 @@ export const Check = z
     allowed_actions: z.array(z.string()).optional(),
     recommended_next_actions: z.array(z.string()).optional(),
   })
-  .meta({ id: 'Check' });
+  .meta({ id: 'Check', examples: [CHECK_EXAMPLE] });
 
 export const CaseMaterialAttachment = z
   .object({
@@ -111,7 +123,7 @@ export const CaseMaterialAttachment = z
     finalized_at: DateTime.nullable(),
     created_at: DateTime,
   })
-  .meta({ id: 'CaseMaterialAttachment' });
+  .meta({ id: 'CaseMaterialAttachment', examples: [ATTACHMENT_EXAMPLE] });
 
 export const CaseMaterial = z
   .object({
@@ -130,7 +142,7 @@ export const CaseMaterial = z
     created_by_actor: Actor.optional(),
     finalized_at: DateTime.nullable().optional(),
   })
-  .meta({ id: 'CaseMaterial' });
+  .meta({ id: 'CaseMaterial', examples: [MATERIAL_EXAMPLE] });
 
 export const Case = z
   .object({
@@ -154,7 +166,7 @@ export const Case = z
     recommended_next_actions: z.array(z.string()).optional(),
     requires_human_review: z.boolean().optional(),
   })
-  .meta({ id: 'Case' });
+  .meta({ id: 'Case', examples: [CASE_EXAMPLE] });
 
 export const CaseEvent = z
   .object({
@@ -171,4 +183,4 @@ export const CaseEvent = z
     created_at: DateTime,
     comment: z.string().nullable().optional(),
   })
-  .meta({ id: 'CaseEvent' });
+  .meta({ id: 'CaseEvent', examples: [CASE_EVENT_EXAMPLE] });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_ERROR_CODES, API_ERROR_CONDITIONS, API_ERROR_STATUS } from '../../http/errors.js';
+import { EXAMPLE_REQUEST_ID, errorExample } from './examples.js';
 
 /** Schemas every resource shares; `.meta({id})` makes them named components in the OpenAPI document. */
 export const Uuid = z.uuid();
@@ -7,6 +8,7 @@ export const DateTime = z.iso.datetime({ offset: true });
 
 const RequestId = z.string().meta({
   description: "This request's id, also in the `X-Request-Id` header; quote it when reporting a problem.",
+  examples: [EXAMPLE_REQUEST_ID],
 });
 
 /** The codes with their statuses and conditions, as the enum's description (a Markdown table). */
@@ -32,7 +34,7 @@ export const ErrorEnvelope = z
     }),
     meta: z.object({ request_id: RequestId }),
   })
-  .meta({ id: 'ErrorEnvelope' });
+  .meta({ id: 'ErrorEnvelope', examples: [errorExample('not_found')] });
 
 /** `{data, meta}` around a resource schema. */
 export function dataEnvelope<T extends z.ZodType>(data: T) {

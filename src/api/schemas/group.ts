@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, Uuid } from './common.js';
+import { GROUP_EXAMPLE } from './examples.js';
 
 export const Group = z
   .object({
@@ -12,4 +13,4 @@ export const Group = z
     created_at: DateTime.optional(),
     updated_at: DateTime.optional(),
   })
-  .meta({ id: 'Group' });
+  .meta({ id: 'Group', examples: [GROUP_EXAMPLE] });

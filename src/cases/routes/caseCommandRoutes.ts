@@ -1,6 +1,12 @@
 import type { IdempotencyContext } from '../../api/idempotentExecution.js';
 import { type ApiRoute, defineRoute } from '../../api/route.js';
 import { Case, CaseMaterial, Check, Match } from '../../api/schemas/case.js';
+import {
+  CHECK_DECISION_REQUEST_EXAMPLE,
+  CREATED_CASE_EXAMPLE,
+  DECIDED_CASE_EXAMPLE,
+  DECIDED_CHECK_EXAMPLE,
+} from '../../api/schemas/examples.js';
 import type { ApiError } from '../../http/errors.js';
 import type { ApiKeyRecord } from '../../workspace/apiKeys.js';
 import type { CaseCommand } from '../caseDecide.js';
@@ -76,6 +82,7 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       response: Case,
       successStatuses: [201],
       errorStatuses: [400, 401, 403, 404, 409, 422, 429, 503],
+      examples: { response: CREATED_CASE_EXAMPLE },
       async handle({ key, body, idempotency }) {
         const state = await createCase(deps, key, body, requireIdempotency(idempotency));
         return { status: 201, data: caseResource(state, key) };
@@ -133,6 +140,7 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       response: Check,
       successStatuses: [200],
       errorStatuses: [400, 401, 403, 404, 409, 422, 429],
+      examples: { body: CHECK_DECISION_REQUEST_EXAMPLE, response: DECIDED_CHECK_EXAMPLE },
       async handle({ key, params, body, idempotency }) {
         const notFound = checkNotFound(params.check_reference);
         const state = await runOnVisibleCase(
@@ -170,6 +178,7 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       response: Case,
       successStatuses: [200],
       errorStatuses: [400, 401, 403, 404, 409, 422, 429],
+      examples: { response: DECIDED_CASE_EXAMPLE },
       async handle({ key, params, body, idempotency }) {
         const state = await runOnVisibleCase(
           deps,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ApiRoute, defineRoute } from '../../api/route.js';
 import { CaseEvent } from '../../api/schemas/case.js';
 import { Uuid } from '../../api/schemas/common.js';
+import { CASE_EVENT_PAGE_EXAMPLE } from '../../api/schemas/examples.js';
 import { ApiError } from '../../http/errors.js';
 import { canSeeGroup } from '../../workspace/keyPolicy.js';
 import { CASE_EVENT_TYPES, type CaseEventTypeName, caseEventResources } from '../caseEventView.js';
@@ -23,6 +24,8 @@ import type { CaseRouteDependencies } from './routeDependencies.js';
 export const DEFAULT_EVENT_PAGE = 25;
 export const MAX_EVENT_PAGE = 100;
 
+// No examples for the filter and the cursor: the reference page's "Try it out" would send them, and a
+// cursor belongs to one case and filter.
 const EventsQuery = z.object({
   event_type: z.enum(CASE_EVENT_TYPES).optional().meta({ description: 'Only events of this CaseEventType.' }),
   limit: z.coerce
@@ -31,7 +34,7 @@ const EventsQuery = z.object({
     .min(1)
     .max(MAX_EVENT_PAGE)
     .default(DEFAULT_EVENT_PAGE)
-    .meta({ description: 'Events per page, 1 to 100; default 25.' }),
+    .meta({ description: 'Events per page, 1 to 100; default 25.', examples: [3] }),
   cursor: z
     .string()
     .min(1)
@@ -47,7 +50,7 @@ const CaseEventPage = z
     events: z.array(CaseEvent),
     next_cursor: z.string().nullable(),
   })
-  .meta({ id: 'CaseEventPage' });
+  .meta({ id: 'CaseEventPage', examples: [CASE_EVENT_PAGE_EXAMPLE] });
 
 /** What a cursor stands for. Its encoding is opaque to clients and may change between versions. */
 export interface EventCursor {

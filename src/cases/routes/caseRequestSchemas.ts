@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  CASE_DECISION_REQUEST_EXAMPLE,
+  CREATE_CASE_REQUEST_EXAMPLE,
+  EXAMPLE_CASE_REFERENCE,
+  EXAMPLE_CHECK_REFERENCE,
+  EXAMPLE_MATCH_ID,
+  MATCH_REVIEW_REQUEST_EXAMPLE,
+  MATERIAL_REQUEST_EXAMPLE,
+} from '../../api/schemas/examples.js';
 import { CHECK_TYPES } from '../../screening/checkTypes.js';
 import { ENTITY_KINDS } from '../../screening/model/listedEntity.js';
 import { countryCode } from '../../screening/parsers/countries.js';
@@ -188,12 +197,14 @@ export const MonitoringInput = z.strictObject({
   collaborator_user_ids: UserIds.default([]),
 });
 
-export const CreateCaseBody = z.strictObject({
-  subject: SubjectInput,
-  case: CaseInput.default({ collaborator_user_ids: [], metadata: {} }),
-  checks: ChecksInput,
-  monitoring: MonitoringInput.default({ enable: false, collaborator_user_ids: [] }),
-});
+export const CreateCaseBody = z
+  .strictObject({
+    subject: SubjectInput,
+    case: CaseInput.default({ collaborator_user_ids: [], metadata: {} }),
+    checks: ChecksInput,
+    monitoring: MonitoringInput.default({ enable: false, collaborator_user_ids: [] }),
+  })
+  .meta({ examples: [CREATE_CASE_REQUEST_EXAMPLE] });
 
 export type CreateCaseRequest = z.output<typeof CreateCaseBody>;
 export type SubjectRequest = CreateCaseRequest['subject'];
@@ -201,15 +212,19 @@ export type SubjectRequest = CreateCaseRequest['subject'];
 export const FINAL_DECISIONS = ['pass', 'conditional_pass', 'fail'] as const;
 
 /** The body of both decision PATCHes (checks and cases). */
-export const DecisionBody = z.strictObject({
-  decision: z.enum(FINAL_DECISIONS),
-  decision_notes: z.string().max(4000).nullish(),
-});
+export const DecisionBody = z
+  .strictObject({
+    decision: z.enum(FINAL_DECISIONS),
+    decision_notes: z.string().max(4000).nullish(),
+  })
+  .meta({ examples: [CASE_DECISION_REQUEST_EXAMPLE] });
 
-export const MatchReviewBody = z.strictObject({
-  review_status: z.enum(['pending_review', 'confirmed_match', 'not_relevant']),
-  note: z.string().max(2000).nullish(),
-});
+export const MatchReviewBody = z
+  .strictObject({
+    review_status: z.enum(['pending_review', 'confirmed_match', 'not_relevant']),
+    note: z.string().max(2000).nullish(),
+  })
+  .meta({ examples: [MATCH_REVIEW_REQUEST_EXAMPLE] });
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -248,25 +263,30 @@ export const MaterialBody = z
       }
     },
     { when: (payload) => isRecord(payload.value) },
-  );
+  )
+  .meta({ examples: [MATERIAL_REQUEST_EXAMPLE] });
 
 export const CaseReferenceParams = z.object({
   case_reference: z
     .string()
     .regex(CASE_REFERENCE, 'A case reference is three capital letters and six digits, e.g. ABC123456.')
-    .meta({ description: 'The case reference, `^[A-Z]{3}[0-9]{6}$`.' }),
+    .meta({ description: 'The case reference, `^[A-Z]{3}[0-9]{6}$`.', examples: [EXAMPLE_CASE_REFERENCE] }),
 });
 
 export const CheckReferenceParams = z.object({
   check_reference: z
     .string()
     .regex(CHECK_REFERENCE, 'A check reference is a case reference, a hyphen and a number, e.g. ABC123456-1.')
-    .meta({ description: 'The check reference, `^[A-Z]{3}[0-9]{6}-[0-9]+$`.' }),
+    .meta({
+      description: 'The check reference, `^[A-Z]{3}[0-9]{6}-[0-9]+$`.',
+      examples: [EXAMPLE_CHECK_REFERENCE],
+    }),
 });
 
 /** Any string: one that is no match id names no match (404), like an unknown one. */
 export const MatchIdParams = z.object({
   match_id: z.string().meta({
     description: 'The `match_id` of a match, as a check lists it: `<check_reference>.<12 hex digits>`.',
+    examples: [EXAMPLE_MATCH_ID],
   }),
 });

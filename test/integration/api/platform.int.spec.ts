@@ -22,6 +22,7 @@ import {
 } from '../../../src/workspace/keyStore.js';
 import { createGroup, createWorkspace, findGroupForKey } from '../../../src/workspace/workspaceStore.js';
 import { createKey } from '../../support/caseApi.js';
+import { invalidExamples, missingExamples } from '../../support/openApiExamples.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{32}$/;
@@ -588,6 +589,8 @@ describe('API platform over HTTP', () => {
       expect(validation.valid).toBe(true);
       // Swagger UI shows a warning for any dialect but OpenAPI's own default.
       expect(document).not.toHaveProperty('jsonSchemaDialect');
+      expect(missingExamples(document as never)).toEqual([]);
+      expect(invalidExamples(document as never)).toEqual([]);
       for (const route of publicRoutes(routeDependencies())) {
         expect(document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).toBeDefined();
       }
