@@ -1,3 +1,4 @@
+import { Help, type Option } from 'commander';
 import { z } from 'zod';
 import type { CliContext } from './context.js';
 import type { CliIo } from './io.js';
@@ -62,3 +63,14 @@ export function viaParser<I, T>(
     return z.NEVER;
   };
 }
+
+/**
+ * Commander's help, with `(required)` after each mandatory option: commander refuses a command
+ * without one, but its help does not say which they are. Subcommands inherit it from the program.
+ */
+export const helpConfiguration = {
+  optionDescription(this: Help, option: Option): string {
+    const description = Help.prototype.optionDescription.call(this, option);
+    return option.mandatory ? `${description} (required)` : description;
+  },
+};

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { registerCaseCommands } from './caseCommands.js';
-import { CliInputError, type CommandHost } from './commandSupport.js';
+import { CliInputError, type CommandHost, helpConfiguration } from './commandSupport.js';
 import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
@@ -10,6 +10,7 @@ import { registerRequestLogCommands } from './requestLogCommands.js';
 import { registerScreenCommands } from './screenCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
+import { projectVersion } from './version.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
 
 export type { CliIo } from './io.js';
@@ -26,13 +27,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   const program = new Command('casescreen')
     .description(
-      'Operate the case screening service: schema, projections, subscriptions, workspaces, API keys',
+      'Operate the case screening service: database, read models, workspaces and API keys, screening lists, screening, cases',
     )
+    .version(projectVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-    });
+    })
+    .configureHelp(helpConfiguration);
 
   program
     .command('migrate')

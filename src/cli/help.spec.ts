@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../../test/support/cli.js';
+
+/**
+ * The CLI's own documentation: help, version and usage errors. None of them touches a database:
+ * the environment names one that does not exist, so a command that tried would fail.
+ */
+const env = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/nowhere' };
+const cli = (...argv: string[]) => runCliCaptured(argv, env);
+
+describe('casescreen help, version and usage errors', () => {
+  it("prints package.json's version for --version and -V", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(await cli('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect(await cli('-V')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('marks required options as required in the help, and only those', async () => {
+    /** An option's entry in the Options section, its wrapped description lines joined. */
+    const optionEntry = (help: string, flag: string) =>
+      help.match(new RegExp(`^ {2}${flag} .*(\\n {6,}.*)*`, 'm'))?.[0].replace(/\s+/g, ' ');
+    const keysCreate = (await cli('keys', 'create', '--help')).stdout;
+    for (const flag of ['--account', '--scopes', '--actor']) {
+      expect(optionEntry(keysCreate, flag)).toMatch(/\(required\)$/);
+    }
+    for (const flag of ['--final-decision', '--groups', '--name', '--json']) {
+      expect(optionEntry(keysCreate, flag)).not.toMatch(/required/);
+    }
+    expect(optionEntry((await cli('sources', 'load', '--help')).stdout, '--format')).toMatch(/\(required\)$/);
+  });
+
+  it('refuses a command without a required option with exit 2, naming the option, before any database', async () => {
+    const keys = await cli(
+      'keys',
+      'create',
+      '--account',
+      'f9ce7ce8-95d0-491a-a2e4-0abc65ae68da',
+      '--actor',
+      'agent',
+    );
+    expect(keys).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: required option '--scopes <list>' not specified\n",
+    });
+
+    const load = await cli('sources', 'load', 'consolidated.xml');
+    expect(load.code).toBe(2);
+    expect(load.stderr).toBe("error: required option '--format <format>' not specified\n");
+
+    const move = await cli('cases', 'move', 'DKE623260', '--group', 'b388f863-e822-4ea8-bed9-14fb3bf95b9f');
+    expect(move.code).toBe(2);
+    expect(move.stderr).toContain("'--user <id>'");
+  });
+});
