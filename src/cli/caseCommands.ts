@@ -15,6 +15,7 @@ import { findGroupAccount, findUser, groupMemberIds, humanActor } from './caseWo
 import {
   CliInputError,
   type CommandHost,
+  helpExamples,
   isoDateTimeInput,
   parseInput,
   uuidInput,
@@ -99,7 +100,15 @@ const attachInput = z.object({
 export function registerCaseCommands(program: Command, { io, inContext }: CommandHost): void {
   const cases = program
     .command('cases')
-    .description('Cases: audit history, current state, and workspace operations as a user of the account');
+    .description('Cases: audit history, current state, and workspace operations as a user of the account')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'cases show DKE623260',
+        'cases history DKE623260 --as-of 2026-11-25T09:30:00Z',
+        'cases assign DKE623260 --owner 23dfc42a-d16a-463d-ae81-50b09b8f811e --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+      ),
+    );
   /** Runs an operation of the acting user on the case `input` names (see operate). */
   const operateOn = (
     input: OperationInput,
@@ -111,6 +120,10 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     'history',
     'Every event of the case stream (audit-only ones included) and the case as it stood, rebuilt from the stream',
   )
+    .addHelpText(
+      'after',
+      helpExamples('cases history DKE623260', 'cases history DKE623260 --as-of 2026-11-25T09:30:00Z --json'),
+    )
     .option(
       '--as-of <time>',
       'ISO 8601 time: only events recorded at or before it, and the case as it was then',
@@ -122,6 +135,7 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     });
 
   caseCommand(cases, 'show', 'The case as it stands now, rebuilt from its stream')
+    .addHelpText('after', helpExamples('cases show DKE623260 --json'))
     .option('--json', 'print {caseReference, revision, case, decisionDraft, decisionReason}')
     .action(async (reference: string, options) => {
       const input = parseInput(showInput, { ...options, caseReference: reference }, LABELS);
@@ -133,10 +147,14 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     'move',
     'Move the case to another group of its account (case_group_changed)',
     (command) =>
-      command.requiredOption(
-        '--group <id>',
-        'the new group; its members must include the owner and collaborators',
-      ),
+      command
+        .requiredOption('--group <id>', 'the new group; its members must include the owner and collaborators')
+        .addHelpText(
+          'after',
+          helpExamples(
+            'cases move DKE623260 --group b388f863-e822-4ea8-bed9-14fb3bf95b9f --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+          ),
+        ),
   ).action(async (reference: string, options) => {
     const input = parseInput(moveInput, { ...options, caseReference: reference }, LABELS);
     await operateOn(input, async (context, { state, actor }) => {
@@ -162,7 +180,17 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     cases,
     'assign',
     'Set or remove the case owner, a member of the case group (case_owner_changed)',
-    (command) => command.option('--owner <id>', 'the new owner').option('--no-owner', 'remove the owner'),
+    (command) =>
+      command
+        .option('--owner <id>', 'the new owner')
+        .option('--no-owner', 'remove the owner')
+        .addHelpText(
+          'after',
+          helpExamples(
+            'cases assign DKE623260 --owner 23dfc42a-d16a-463d-ae81-50b09b8f811e --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+            'cases assign DKE623260 --no-owner --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+          ),
+        ),
   ).action(async (reference: string, options) => {
     const input = parseInput(assignInput, { ...options, caseReference: reference }, LABELS);
     const owner = input.owner === false || input.owner === undefined ? null : input.owner.toLowerCase();
@@ -181,14 +209,28 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
 
   const collaborators = cases
     .command('collaborators')
-    .description('Add or remove case collaborators, members of the case group');
+    .description('Add or remove case collaborators, members of the case group')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'cases collaborators add DKE623260 0a6fa93c-81a1-4302-b05d-4fd72e3d11b4 --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+        'cases collaborators remove DKE623260 0a6fa93c-81a1-4302-b05d-4fd72e3d11b4 --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+      ),
+    );
   /** The user ids named, each once (ids compare ignoring case). */
   const collaboratorInput = (reference: string, userIds: string[], options: Record<string, unknown>) => {
     const input = parseInput(collaboratorsInput, { ...options, caseReference: reference, userIds }, LABELS);
     return { input, ids: [...new Set(input.userIds.map((id) => id.toLowerCase()))] };
   };
   operationCommand(collaborators, 'add', 'Add collaborators (case_collaborators_added)', (command) =>
-    command.argument('<user_ids...>', 'users to add'),
+    command
+      .argument('<user_ids...>', 'users to add')
+      .addHelpText(
+        'after',
+        helpExamples(
+          'cases collaborators add DKE623260 0a6fa93c-81a1-4302-b05d-4fd72e3d11b4 --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+        ),
+      ),
   ).action(async (reference: string, userIds: string[], options) => {
     const { input, ids } = collaboratorInput(reference, userIds, options);
     await operateOn(input, async (context, { state, actor }) => ({
@@ -204,7 +246,14 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     }));
   });
   operationCommand(collaborators, 'remove', 'Remove collaborators (case_collaborators_removed)', (command) =>
-    command.argument('<user_ids...>', 'users to remove'),
+    command
+      .argument('<user_ids...>', 'users to remove')
+      .addHelpText(
+        'after',
+        helpExamples(
+          'cases collaborators remove DKE623260 0a6fa93c-81a1-4302-b05d-4fd72e3d11b4 --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+        ),
+      ),
   ).action(async (reference: string, userIds: string[], options) => {
     const { input, ids } = collaboratorInput(reference, userIds, options);
     await operateOn(input, async (_context, { state, actor }) => ({
@@ -226,7 +275,14 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     (command) =>
       command
         .option('--value <text>', 'the new external reference, at most 200 characters')
-        .option('--clear', 'remove the external reference'),
+        .option('--clear', 'remove the external reference')
+        .addHelpText(
+          'after',
+          helpExamples(
+            'cases set-external-reference DKE623260 --value onb-2026-58213 --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+            'cases set-external-reference DKE623260 --clear --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+          ),
+        ),
   ).action(async (reference: string, options) => {
     const input = parseInput(externalReferenceInput, { ...options, caseReference: reference }, LABELS);
     const value = input.clear ? null : (input.value ?? null);
@@ -246,7 +302,13 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     (command) =>
       command
         .requiredOption('--decision <decision>', FINAL_DECISIONS.join(', '))
-        .option('--notes <text>', 'draft decision notes, at most 4000 characters'),
+        .option('--notes <text>', 'draft decision notes, at most 4000 characters')
+        .addHelpText(
+          'after',
+          helpExamples(
+            'cases draft-decision DKE623260 --decision fail --notes "Confirmed UN listing (KPi.033); refuse onboarding." --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+          ),
+        ),
   ).action(async (reference: string, options) => {
     const input = parseInput(draftInput, { ...options, caseReference: reference }, LABELS);
     await operateOn(input, async (_context, { actor }) => ({
@@ -264,7 +326,15 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
     cases,
     'decision-reason',
     'Save the reasoning behind the case decision (case_decision_reason_saved)',
-    (command) => command.requiredOption('--reason <text>', 'at most 4000 characters'),
+    (command) =>
+      command
+        .requiredOption('--reason <text>', 'at most 4000 characters')
+        .addHelpText(
+          'after',
+          helpExamples(
+            'cases decision-reason DKE623260 --reason "Name, date of birth and nationality agree with UN entry KPi.033." --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+          ),
+        ),
   ).action(async (reference: string, options) => {
     const input = parseInput(reasonInput, { ...options, caseReference: reference }, LABELS);
     await operateOn(input, async (_context, { actor }) => ({
@@ -281,7 +351,13 @@ export function registerCaseCommands(program: Command, { io, inContext }: Comman
         .requiredOption('--file <path>', 'the file to store')
         .requiredOption('--title <title>', 'material title, 1 to 160 characters')
         .option('--note <text>', 'material note, at most 4000 characters')
-        .option('--content-type <type>', 'media type; guessed from the file extension when omitted'),
+        .option('--content-type <type>', 'media type; guessed from the file extension when omitted')
+        .addHelpText(
+          'after',
+          helpExamples(
+            'cases attach DKE623260 --file passport-scan-ri-won-ho.pdf --title "Passport scan" --note "Copy provided by the customer" --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+          ),
+        ),
     'print {caseReference, outcome, events, attachment, revision, case, ...}',
   ).action(async (reference: string, options) => {
     const input = parseInput(attachInput, { ...options, caseReference: reference }, LABELS);

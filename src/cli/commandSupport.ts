@@ -65,6 +65,15 @@ export function viaParser<I, T>(
 }
 
 /**
+ * The "Example" section of a command's help, for `addHelpText('after', ...)`: command lines a
+ * reader can copy, `npx casescreen` as the README runs it.
+ */
+export function helpExamples(...commandLines: string[]): string {
+  const heading = commandLines.length === 1 ? 'Example:' : 'Examples:';
+  return `\n${heading}\n${commandLines.map((line) => `  $ npx casescreen ${line}`).join('\n')}\n`;
+}
+
+/**
  * Commander's help, with `(required)` after each mandatory option: commander refuses a command
  * without one, but its help does not say which they are. Subcommands inherit it from the program.
  */

@@ -13,6 +13,7 @@ import { createApiKey, expireApiKey, listApiKeys, revokeApiKey } from '../worksp
 import { findAccount } from '../workspace/workspaceStore.js';
 import {
   type CommandHost,
+  helpExamples,
   isoDateTimeInput,
   nameInput,
   parseInput,
@@ -46,10 +47,27 @@ const ID_LABEL = { id: '<id>' };
 
 /** `keys create|list|revoke|expire`. A raw key is printed once, by `create`, and never again. */
 export function registerKeyCommands(program: Command, { io, inContext }: CommandHost): void {
-  const keys = program.command('keys').description('API keys');
+  const keys = program
+    .command('keys')
+    .description('API keys')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'keys create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --scopes all --actor api_client --name onboarding-service',
+        'keys list --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da',
+        'keys revoke 711eeba3-e805-41eb-a99e-546dc26e1015',
+      ),
+    );
   keys
     .command('create')
     .description('Create an API key and print it once; only its hash is stored')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'keys create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --scopes all --actor api_client --final-decision --name onboarding-service',
+        'keys create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --scopes cases:read,checks:read,matches:review,materials:write --actor agent --name triage-agent --expires-at 2027-01-31T00:00:00Z',
+      ),
+    )
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--scopes <list>', `"all" or a comma list of: ${SCOPES.join(', ')}`)
     .requiredOption('--actor <type>', 'api_client or agent')
@@ -89,6 +107,7 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
   keys
     .command('list')
     .description("An account's keys with their status; never shows secrets")
+    .addHelpText('after', helpExamples('keys list --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da'))
     .requiredOption('--account <id>', 'account id')
     .option('--json', 'print {accountId, keys: [...]}')
     .action(async (options) => {
@@ -139,6 +158,7 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
   keys
     .command('revoke')
     .description('Revoke a key at once, for good')
+    .addHelpText('after', helpExamples('keys revoke 711eeba3-e805-41eb-a99e-546dc26e1015'))
     .argument('<id>', 'key id')
     .option('--json', 'print {keyId, outcome, revokedAt}')
     .action(async (id: string, options) => {
@@ -160,6 +180,10 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
   keys
     .command('expire')
     .description('Make a key expire now or at a given time; only ever brings an expiry earlier')
+    .addHelpText(
+      'after',
+      helpExamples('keys expire 711eeba3-e805-41eb-a99e-546dc26e1015 --at 2026-12-31T23:59:59Z'),
+    )
     .argument('<id>', 'key id')
     .option('--at <iso>', 'when, an ISO 8601 date-time with a time zone; default now')
     .option('--json', 'print {keyId, outcome, expiresAt}')

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { registerCaseCommands } from './caseCommands.js';
-import { CliInputError, type CommandHost, helpConfiguration } from './commandSupport.js';
+import { CliInputError, type CommandHost, helpConfiguration, helpExamples } from './commandSupport.js';
 import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
@@ -35,11 +35,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .configureHelp(helpConfiguration);
+    .configureHelp(helpConfiguration)
+    .addHelpText(
+      'after',
+      helpExamples(
+        'workspace create --name "Northwind Payments"',
+        'keys create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --scopes all --actor api_client',
+        'sources sync',
+        'screen --name "Ri Won Ho" --birth-date 1964-07-17 --country KP',
+      ),
+    );
 
   program
     .command('migrate')
     .description('Bring the database schema and the read-model tables up to date')
+    .addHelpText('after', helpExamples('migrate'))
     .action(() =>
       inContext(async ({ migration, installedProjections }) => {
         for (const applied of migration.applied)
@@ -52,22 +62,34 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       }),
     );
 
-  const projections = program.command('projections').description('Read models');
+  const projections = program
+    .command('projections')
+    .description('Read models')
+    .addHelpText('after', helpExamples('projections status', 'projections rebuild case_views'));
   projections
     .command('status')
     .description("Each projection's version, checkpoint, lag to the head of the feed and status")
+    .addHelpText('after', helpExamples('projections status --json'))
     .option('--json', 'machine-readable output')
     .action((options: { json?: boolean }) => inContext((context) => projectionsStatus(context, io, options)));
   projections
     .command('rebuild')
     .description('Rebuild into a new table version while the current one keeps serving, then swap')
+    .addHelpText('after', helpExamples('projections rebuild case_views'))
     .argument('<name>', 'projection name')
     .action((name: string) => inContext((context) => projectionsRebuild(context, io, name)));
 
-  const subscriptions = program.command('subscriptions').description('Projection and reactor subscriptions');
+  const subscriptions = program
+    .command('subscriptions')
+    .description('Projection and reactor subscriptions')
+    .addHelpText(
+      'after',
+      helpExamples('subscriptions status', 'subscriptions resume projection:stream_index:v1'),
+    );
   subscriptions
     .command('status')
     .description('Every subscription checkpoint, parked ones with their event and error')
+    .addHelpText('after', helpExamples('subscriptions status --json'))
     .option('--json', 'machine-readable output')
     .action((options: { json?: boolean }) =>
       inContext((context) => subscriptionsStatus(context, io, options)),
@@ -75,6 +97,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   subscriptions
     .command('resume')
     .description('Un-park a subscription: its runner retries the parked event')
+    .addHelpText('after', helpExamples('subscriptions resume projection:stream_index:v1'))
     .argument('<id>', 'subscription id, e.g. projection:stream_index:v1')
     .action((id: string) => inContext((context) => subscriptionsResume(context, io, id)));
 

@@ -7,7 +7,14 @@ import {
   type RequestLogRecord,
   retentionCutoff,
 } from '../requestLog/requestLog.js';
-import { type CommandHost, isoDateTimeInput, parseInput, uuidInput, writeJson } from './commandSupport.js';
+import {
+  type CommandHost,
+  helpExamples,
+  isoDateTimeInput,
+  parseInput,
+  uuidInput,
+  writeJson,
+} from './commandSupport.js';
 import { formatTable } from './table.js';
 
 const json = z.boolean().optional();
@@ -39,10 +46,20 @@ const requestPurgeInput = z.object({ json });
 export function registerRequestLogCommands(program: Command, { io, inContext }: CommandHost): void {
   const requests = program
     .command('requests')
-    .description(`Per-key API request metadata, kept ${RETENTION_DAYS} days`);
+    .description(`Per-key API request metadata, kept ${RETENTION_DAYS} days`)
+    .addHelpText(
+      'after',
+      helpExamples('requests list --key 711eeba3-e805-41eb-a99e-546dc26e1015 --limit 20', 'requests purge'),
+    );
   requests
     .command('list')
     .description('Logged requests, newest first: method, path, status, time, request id, idempotency key')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'requests list --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --since 2026-11-25T00:00:00Z --until 2026-11-26T00:00:00Z --limit 50',
+      ),
+    )
     .option('--key <id>', 'only this API key id')
     .option('--account <id>', 'only keys of this account')
     .option('--since <iso>', 'from this ISO 8601 date-time with a time zone (inclusive)')
@@ -77,6 +94,7 @@ export function registerRequestLogCommands(program: Command, { io, inContext }: 
       `Run the retention purge now: request metadata older than ${RETENTION_DAYS} days, stale rate-limit windows`,
     )
     .option('--json', 'print {cutoff, deleted: {requestLog, rateLimitWindows, ...}}')
+    .addHelpText('after', helpExamples('requests purge --json'))
     .action(async (options) => {
       const input = parseInput(requestPurgeInput, options);
       await inContext(async ({ pool }) => {

@@ -39,7 +39,14 @@ import {
   type SourceSnapshot,
 } from '../screening/snapshots/snapshotStore.js';
 import { formatDuration, freshness } from '../screening/snapshots/staleness.js';
-import { CliInputError, type CommandHost, parseInput, viaParser, writeJson } from './commandSupport.js';
+import {
+  CliInputError,
+  type CommandHost,
+  helpExamples,
+  parseInput,
+  viaParser,
+  writeJson,
+} from './commandSupport.js';
 import type { CliIo } from './io.js';
 import { formatTable } from './table.js';
 
@@ -172,6 +179,14 @@ export function registerScreenCommands(program: Command, { io, inContext }: Comm
     .description(
       'Screen a name (--name) or a CSV of subjects (--input) against the loaded lists, as a check would',
     )
+    .addHelpText(
+      'after',
+      helpExamples(
+        'screen --name "Ri Won Ho" --type person --birth-date 1964-07-17 --country KP',
+        'screen --name "Bank of Kunlun" --type company --check-types sanctions --json',
+        'screen --input subjects.csv --output matches.jsonl',
+      ),
+    )
     .option('--name <name>', 'the subject to screen')
     .option(
       '--type <type>',
@@ -223,6 +238,7 @@ export function registerScreenCommands(program: Command, { io, inContext }: Comm
     .description(
       'Score labelled name pairs (CSV with schema,name1,name2) as a screening would; no database needed',
     )
+    .addHelpText('after', helpExamples('compare --input name_pairs.csv --output pairs_scored.csv'))
     .requiredOption('--input <file>', 'CSV with a header row and at least schema, name1, name2')
     .option('--output <file>', 'write the CSV here instead of stdout')
     .option('--profile <id>', 'the profile whose fuzziness and threshold decide predicted_match')
@@ -251,6 +267,7 @@ export function registerScreenCommands(program: Command, { io, inContext }: Comm
   program
     .command('profiles')
     .description('The screening profiles: threshold, fuzziness, datasets, max matches')
+    .addHelpText('after', helpExamples('profiles', 'profiles --json'))
     .option('--json', 'print {profiles: [...]}')
     .action((options) => {
       const input = parseInput(profilesInput, options);

@@ -24,7 +24,14 @@ import { availabilityOf, type CheckTypeAvailability } from '../screening/snapsho
 import { readSourcesConfig, SourcesConfigError } from '../screening/snapshots/sourcesConfig.js';
 import { formatDuration, parseDuration } from '../screening/snapshots/staleness.js';
 import { type SyncOutcome, syncSources } from '../screening/snapshots/syncSources.js';
-import { CliInputError, type CommandHost, parseInput, viaParser, writeJson } from './commandSupport.js';
+import {
+  CliInputError,
+  type CommandHost,
+  helpExamples,
+  parseInput,
+  viaParser,
+  writeJson,
+} from './commandSupport.js';
 import type { CliIo } from './io.js';
 import { formatTable } from './table.js';
 
@@ -81,16 +88,44 @@ function directoryFormats(): string[] {
     .sort();
 }
 
+/** `sources load --help`: every format of the parser registry, with what a reader needs to pick one. */
+function formatsHelp(): string {
+  const formats = Object.values(knownFormats()).sort((a, b) => a.name.localeCompare(b.name));
+  const width = Math.max(...formats.map((format) => format.name.length));
+  const lines = formats.map((format) => {
+    const notes = [
+      `dataset ${format.defaultDataset}`,
+      ...(format.acceptsDirectories ? ['takes a folder'] : []),
+      ...(isDeltaFormat(format) ? ['a delta on the current snapshot'] : []),
+    ];
+    return `  ${format.name.padEnd(width)}  ${notes.join('; ')}`;
+  });
+  return `\nList formats (--format) and the dataset each loads into (unless --dataset):\n${lines.join('\n')}\n`;
+}
+
 /** `sources load|status|snapshots|sync|retire`: versioned list snapshots (docs/screening-sources.md). */
 export function registerSourceCommands(program: Command, { io, inContext }: CommandHost): void {
   const sources = program
     .command('sources')
-    .description('Screening lists: load, sync, inspect and retire snapshots');
+    .description('Screening lists: load, sync, inspect and retire snapshots')
+    .addHelpText(
+      'after',
+      helpExamples('sources sync', 'sources load --format un-xml consolidated.xml', 'sources status'),
+    );
 
   sources
     .command('load')
     .description('Load list files into a new snapshot version of a dataset and make it current')
-    .requiredOption('--format <format>', 'list format, e.g. ofac-csv, un-xml (an unknown one lists them all)')
+    .addHelpText(
+      'after',
+      formatsHelp() +
+        helpExamples(
+          'sources load --format un-xml consolidated.xml',
+          'sources load --format ofac-csv sdn.csv add.csv alt.csv sdn_comments.csv --published-at 2026-01-08',
+          'sources load --format un-xml UN_consolidated_2025-04.xml --dataset un_2025',
+        ),
+    )
+    .requiredOption('--format <format>', 'list format, one of the list below')
     .argument('<paths...>', `the list files (or a folder, for ${directoryFormats().join(', ')})`)
     .option('--dataset <name>', "dataset name (default: the format's)")
     .option(
@@ -153,6 +188,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .description(
       'Each dataset with its current version, publisher date, age and whether it is stale; each check type and whether it is available',
     )
+    .addHelpText('after', helpExamples('sources status', 'sources status --stale-after 7d --json'))
     .option('--stale-after <duration>', 'staleness threshold, e.g. 7d, 36h (default: SOURCE_STALE_AFTER)')
     .option('--json', 'print {staleAfter, datasets: [...], checkTypes: [...]}')
     .action(async (options) => {
@@ -229,6 +265,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
   sources
     .command('snapshots')
     .description('Every load of every dataset (or one), newest first: versions, failed and running loads')
+    .addHelpText('after', helpExamples('sources snapshots --dataset un_sc_sanctions'))
     .option('--dataset <name>', 'only this dataset')
     .option('--json', 'print {snapshots: [...]}')
     .action(async (options) => {
@@ -260,6 +297,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
   sources
     .command('sync')
     .description('Download every configured publisher list and load each one')
+    .addHelpText('after', helpExamples('sources sync', 'sources sync --config config/sources.json --json'))
     .option('--config <file>', 'sources config (default: SOURCES_CONFIG, else config/sources.json)')
     .option('--json', 'print {ok, sources: [...]}')
     .action(async (options) => {
@@ -316,6 +354,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .description(
       'Stop screening against a dataset: it is no longer current (its snapshots are kept); loading it again makes it current again',
     )
+    .addHelpText('after', helpExamples('sources retire un_2025'))
     .argument('<dataset>', 'the dataset to retire')
     .option('--json', 'print {dataset, snapshotId, version, ...} of the snapshot that was current')
     .action(async (dataset: string, options) => {

@@ -10,7 +10,14 @@ import {
   type Group,
   listGroups,
 } from '../workspace/workspaceStore.js';
-import { type CommandHost, nameInput, parseInput, uuidInput, writeJson } from './commandSupport.js';
+import {
+  type CommandHost,
+  helpExamples,
+  nameInput,
+  parseInput,
+  uuidInput,
+  writeJson,
+} from './commandSupport.js';
 import { formatTable } from './table.js';
 
 const json = z.boolean().optional();
@@ -41,8 +48,10 @@ export function registerWorkspaceCommands(program: Command, { io, inContext }: C
   program
     .command('workspace')
     .description('Accounts')
+    .addHelpText('after', helpExamples('workspace create --name "Northwind Payments"'))
     .command('create')
     .description('Create an account with its default group')
+    .addHelpText('after', helpExamples('workspace create --name "Northwind Payments" --json'))
     .requiredOption('--name <name>', 'account name')
     .option('--json', 'print {accountId, name, defaultGroupId, createdAt}')
     .action(async (options) => {
@@ -64,10 +73,25 @@ export function registerWorkspaceCommands(program: Command, { io, inContext }: C
       });
     });
 
-  const groups = program.command('groups').description('Groups of an account');
+  const groups = program
+    .command('groups')
+    .description('Groups of an account')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'groups create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --name "Enhanced due diligence"',
+        'groups list --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da',
+      ),
+    );
   groups
     .command('create')
     .description('Create a further group in an account')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'groups create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --name "Enhanced due diligence" --description "High-risk customers, reviewed by the second line"',
+      ),
+    )
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--name <name>', 'group name')
     .option('--slug <slug>', 'unique in the account; derived from the name when omitted')
@@ -90,6 +114,7 @@ export function registerWorkspaceCommands(program: Command, { io, inContext }: C
   groups
     .command('list')
     .description("An account's groups, the default one first")
+    .addHelpText('after', helpExamples('groups list --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --json'))
     .requiredOption('--account <id>', 'account id')
     .option('--json', 'print {accountId, groups: [...]}')
     .action(async (options) => {
@@ -110,8 +135,20 @@ export function registerWorkspaceCommands(program: Command, { io, inContext }: C
   program
     .command('users')
     .description('Users of an account')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'users create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --email m.lindqvist@northwind.example --name "Maja Lindqvist"',
+      ),
+    )
     .command('create')
     .description('Create a user in an account')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'users create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --email m.lindqvist@northwind.example --name "Maja Lindqvist"',
+      ),
+    )
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--email <email>', 'unique in the account, case-insensitively')
     .option('--name <name>', 'display name')
@@ -133,8 +170,20 @@ export function registerWorkspaceCommands(program: Command, { io, inContext }: C
   program
     .command('memberships')
     .description('Which users belong to which groups')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'memberships add --group 1874f46d-7842-47ea-bad4-ff8022860f0e --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+      ),
+    )
     .command('add')
     .description('Add a user to a group of the same account')
+    .addHelpText(
+      'after',
+      helpExamples(
+        'memberships add --group 1874f46d-7842-47ea-bad4-ff8022860f0e --user 23dfc42a-d16a-463d-ae81-50b09b8f811e',
+      ),
+    )
     .requiredOption('--group <id>', 'group id')
     .requiredOption('--user <id>', 'user id')
     .option('--json', 'print {groupId, userId, outcome}')
