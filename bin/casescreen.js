@@ -3,6 +3,14 @@
 import { runCli } from '../dist/src/cli/main.js';
 import { withDotEnv } from '../dist/src/shared/dotEnv.js';
 
+// A reader that stops early (`casescreen --help | head`) closes the pipe: that ends the output, quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 const interrupted = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => interrupted.abort());
 

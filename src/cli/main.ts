@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { projectVersion } from '../shared/projectRoot.js';
 import { registerCaseCommands } from './caseCommands.js';
 import { CliInputError, type CommandHost, helpConfiguration, helpExamples } from './commandSupport.js';
 import { type CliContext, withCliContext } from './context.js';
@@ -10,7 +11,6 @@ import { registerRequestLogCommands } from './requestLogCommands.js';
 import { registerScreenCommands } from './screenCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
-import { projectVersion } from './version.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
 
 export type { CliIo } from './io.js';

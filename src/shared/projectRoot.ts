@@ -31,3 +31,9 @@ function readPackageName(manifest: string): string | undefined {
 export function projectPath(configured: string): string {
   return path.resolve(projectRoot, configured);
 }
+
+/** The project's version, from its package.json. */
+export function projectVersion(): string {
+  const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
+  return (manifest as { version: string }).version;
+}
