@@ -125,10 +125,39 @@ export interface ParseOptions {
   onProgress?: (progress: ParseProgress) => void;
   /**
    * The publisher's date of the list, for formats whose files state it (UN `dateGenerated`, OFAC
-   * `Publish_Date`): called once, as soon as the parser reads it. The snapshot records it and
-   * measures staleness against it (docs/screening-sources.md).
+   * `Publish_Date`; see `datedBy`): called once, as soon as the parser reads it. The snapshot
+   * records it and measures staleness against it (docs/screening-sources.md).
    */
   onPublishedAt?: (publishedAt: Date) => void;
+}
+
+/** A file a complete publication has and a load's inputs lack, and what it would have added. */
+export interface MissingFile {
+  /** As the publisher names it: `alt.csv`. */
+  name: string;
+  /** What the list loses without it: `aliases`. */
+  holds: string;
+}
+
+/** What every format, full list or delta, says about itself. */
+interface FormatTraits {
+  name: string;
+  defaultDataset: string;
+  /** True when a directory is an input (the files it holds are read); otherwise only files are. */
+  acceptsDirectories?: boolean;
+  /**
+   * Where the files state the publisher's date of the list (`the dateGenerated attribute`), for
+   * formats whose files may state one; the parser reports it through `onPublishedAt`. Absent when
+   * the files never state one: a load then needs the date given (`--published-at`, a sync's
+   * Last-Modified), because staleness is measured from it (docs/screening-sources.md).
+   */
+  datedBy?: string;
+  /**
+   * The companion files of a complete publication that these inputs lack (`ofac-csv`: sdn.csv
+   * without alt.csv, ...), in the publisher's names; empty when nothing is missing. A load without
+   * them would silently lose what they hold, so the loader refuses it unless told otherwise.
+   */
+  missingFiles?(paths: string[]): Promise<MissingFile[]>;
 }
 
 /**
@@ -137,21 +166,13 @@ export interface ParseOptions {
  * the caller (the snapshot loader) discards everything it got so nothing half-loaded becomes
  * current.
  */
-export interface SourceFormat {
-  name: string;
-  defaultDataset: string;
-  /** True when a directory is an input (the files it holds are read); otherwise only files are. */
-  acceptsDirectories?: boolean;
+export interface SourceFormat extends FormatTraits {
   parse(paths: string[], options?: ParseOptions): AsyncIterable<ListedEntity>;
 }
 
 /** One change of a delta file (FtM `entities.delta.json`): applied to the dataset's current snapshot. */
 export type EntityDelta = { op: 'upsert'; entity: ListedEntity } | { op: 'delete'; id: string };
 
-export interface DeltaFormat {
-  name: string;
-  defaultDataset: string;
-  /** As for SourceFormat. */
-  acceptsDirectories?: boolean;
+export interface DeltaFormat extends FormatTraits {
   parseDelta(paths: string[], options?: ParseOptions): AsyncIterable<EntityDelta>;
 }

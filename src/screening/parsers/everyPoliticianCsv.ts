@@ -34,6 +34,7 @@ import { ProgressTracker } from './progress.js';
 export const everyPoliticianCsvFormat: SourceFormat = {
   name: 'everypolitician-csv',
   defaultDataset: 'everypolitician',
+  datedBy: 'the lastmod dates in countries.json',
   acceptsDirectories: true,
   parse: (paths, options) => parseEveryPolitician(paths, options),
 };

@@ -34,6 +34,7 @@ import type { ProgressTracker } from './progress.js';
 export const ftmDeltaFormat: DeltaFormat = {
   name: 'ftm-delta',
   defaultDataset: 'opensanctions',
+  datedBy: 'the version time in the file names (20240527194702-wnk.entities.delta.json)',
   acceptsDirectories: true,
   parseDelta: (paths, options) => parseFtmDelta(paths, options),
 };

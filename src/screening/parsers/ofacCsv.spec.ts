@@ -122,6 +122,41 @@ describe('ofac-csv', () => {
     expect(mainOnly[0]!.names).toHaveLength(1);
   });
 
+  describe('missing side files', () => {
+    const missing = (...paths: string[]) => ofacCsvFormat.missingFiles!(paths);
+
+    it('names none for the whole set, as a folder or file by file', async () => {
+      expect(await missing(fixture('set'))).toEqual([]);
+      const files = ['sdn_comments.csv', 'add.csv', 'sdn.csv', 'alt.csv'].map((name) => fixture('set', name));
+      expect(await missing(...files)).toEqual([]);
+    });
+
+    it('names every side file a lone main file lacks, and what each would have added', async () => {
+      expect(await missing(fixture('main-only', 'sdn_2024-05-02.csv'))).toEqual([
+        { name: 'alt.csv', holds: 'the aliases' },
+        { name: 'add.csv', holds: 'the addresses' },
+        { name: 'sdn_comments.csv', holds: 'the rest of long remarks' },
+      ]);
+      expect(
+        (await missing(fixture('set', 'sdn.csv'), fixture('set', 'alt.csv'))).map((f) => f.name),
+      ).toEqual(['add.csv', 'sdn_comments.csv']);
+    });
+
+    it('names them as the consolidated set does when the main file is cons_prim.csv', async () => {
+      expect((await missing(fixture('cons-partial'))).map((f) => f.name)).toEqual([
+        'cons_add.csv',
+        'cons_comments.csv',
+      ]);
+      // The partial set still parses: the aliases it has are joined.
+      const entities = await collectEntities(ofacCsvFormat, [fixture('cons-partial')]);
+      expect(namesOf(entityById(entities, 'us_ofac_sdn:306'), 'alias')).toEqual(['NATIONAL BANK OF CUBA']);
+    });
+
+    it('refuses inputs without a main file as parsing does', async () => {
+      await expect(missing(fixture('set', 'alt.csv'))).rejects.toThrow(SourceParseError);
+    });
+  });
+
   it('reports progress over all files of the set, ending at the total', async () => {
     const reports: ParseProgress[] = [];
     await collectEntities(ofacCsvFormat, [fixture('set')], { onProgress: (p) => reports.push(p) });

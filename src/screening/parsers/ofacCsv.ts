@@ -2,7 +2,13 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse';
-import type { ListedEntity, NameKind, ParseOptions, SourceFormat } from '../model/listedEntity.js';
+import type {
+  ListedEntity,
+  MissingFile,
+  NameKind,
+  ParseOptions,
+  SourceFormat,
+} from '../model/listedEntity.js';
 import { SourceParseError } from '../model/listedEntity.js';
 import { csvReadError } from './csvStream.js';
 import { EntityDraft } from './entityDraft.js';
@@ -29,6 +35,10 @@ import { ProgressTracker } from './progress.js';
  * publications; that is an error (named by file, line and ent_num), not a warning, because a
  * mixed set would silently attach or lose aliases. It can only be known at the end, after the
  * entries were yielded; the loader discards a parse that throws.
+ *
+ * A main file without its side files parses (OFAC's "main file alone" downloads exist), but loses
+ * every strong alias and address: `missingFiles` names the ones missing, and the loader refuses
+ * such a load unless told it is meant. The files state no publication date.
  */
 
 const COLUMNS = { main: 12, alt: 5, add: 6, comments: 2 } as const;
@@ -48,12 +58,30 @@ interface SideRows {
 
 const ALT_KINDS: Record<string, NameKind> = { aka: 'alias', nka: 'alias', fka: 'previous' };
 
+/** The side files in the order OFAC lists them, with their names in the SDN and the consolidated set. */
+const SIDE_FILES = [
+  { role: 'alt', sdn: 'alt.csv', cons: 'cons_alt.csv', holds: 'the aliases' },
+  { role: 'add', sdn: 'add.csv', cons: 'cons_add.csv', holds: 'the addresses' },
+  { role: 'comments', sdn: 'sdn_comments.csv', cons: 'cons_comments.csv', holds: 'the rest of long remarks' },
+] as const;
+
 export const ofacCsvFormat: SourceFormat = {
   name: 'ofac-csv',
   defaultDataset: 'us_ofac_sdn',
   acceptsDirectories: true,
+  missingFiles: (paths) => missingSideFiles(paths),
   parse: (paths, options) => parseOfacCsv(paths, options),
 };
+
+/** The side files the inputs lack, named as in the main file's set (`cons_prim.csv`: `cons_alt.csv`, ...). */
+async function missingSideFiles(paths: string[]): Promise<MissingFile[]> {
+  const files = await resolveFiles(paths);
+  const set = path.basename(files.main).toLowerCase().startsWith('cons') ? 'cons' : 'sdn';
+  return SIDE_FILES.filter((side) => !files[side.role]).map((side) => ({
+    name: side[set],
+    holds: side.holds,
+  }));
+}
 
 async function* parseOfacCsv(paths: string[], options: ParseOptions = {}): AsyncGenerator<ListedEntity> {
   const dataset = options.dataset ?? ofacCsvFormat.defaultDataset;

@@ -23,6 +23,7 @@ import { child, childText, listItems, readXmlRecords, type XmlElement } from './
 export const ofacXmlFormat: SourceFormat = {
   name: 'ofac-xml',
   defaultDataset: 'us_ofac_cons',
+  datedBy: 'publshInformation/Publish_Date',
   parse: (paths, options) => parseOfacXml(paths, options),
 };
 

@@ -32,6 +32,7 @@ import { childrenNamed, childText, listTexts, readXmlRecords, type XmlElement } 
 export const unXmlFormat: SourceFormat = {
   name: 'un-xml',
   defaultDataset: 'un_sc_sanctions',
+  datedBy: 'the dateGenerated attribute of CONSOLIDATED_LIST',
   parse: (paths, options) => parseUnXml(paths, options),
 };
 
