@@ -28,6 +28,7 @@ function snapshot(
     baseSnapshotId: null,
     contentHash: '0'.repeat(64),
     publishedAt: published ? date : null,
+    missingFiles: [],
     startedAt: date,
     loadedAt: date,
     entityCount: 10,
@@ -120,18 +121,21 @@ describe('planCheck', () => {
 
   it('refuses the check type when one providing snapshot is stale, naming it, however many are fresh', () => {
     const staleSdn = snapshot('snap_sdn', 'us_ofac_sdn', { sanction: 7 }, 30);
-    const staleUnDatedByLoad = snapshot('snap_un', 'un_sc_sanctions', { sanction: 5 }, 20, false);
+    // Loaded yesterday, but without a publication date (a load from before dates were required):
+    // its list may be years old, so it is stale.
+    const undatedUn = snapshot('snap_un', 'un_sc_sanctions', { sanction: 5 }, 1, false);
     expect(plan([un, staleSdn])).toEqual({
       ok: false,
       failureReason:
         'source_unavailable: sanctions sources older than 14d: us_ofac_sdn (version 3, published 2026-10-24)',
       staleDatasets: ['us_ofac_sdn'],
     });
-    expect(plan([staleUnDatedByLoad, staleSdn])).toMatchObject({
+    expect(plan([undatedUn, staleSdn])).toMatchObject({
       ok: false,
       failureReason:
-        'source_unavailable: sanctions sources older than 14d: un_sc_sanctions (version 3, loaded 2026-11-03), us_ofac_sdn (version 3, published 2026-10-24)',
+        'source_unavailable: sanctions sources older than 14d: un_sc_sanctions (version 3, no publication date), us_ofac_sdn (version 3, published 2026-10-24)',
     });
+    expect(plan([undatedUn, sdn])).toMatchObject({ ok: false, staleDatasets: ['un_sc_sanctions'] });
     // A stale list of another check type does not matter.
     expect(plan([un, snapshot('snap_pep', 'us_congress', { 'role.pep': 1 }, 40)])).toMatchObject({
       ok: true,

@@ -8,7 +8,7 @@ import type { ScreeningSubject } from '../screening/scoring/query.js';
 import { subjectCountryOf } from '../screening/scoring/subjectInput.js';
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
 import { availabilityOf } from '../screening/snapshots/sourceAvailability.js';
-import { formatDuration, freshness } from '../screening/snapshots/staleness.js';
+import { formatDuration } from '../screening/snapshots/staleness.js';
 
 /**
  * The pure parts of screening one check (docs/check-runner.md): the case's subject as the matcher
@@ -88,9 +88,10 @@ export function planCheck(input: {
   );
   if (stale.length > 0) {
     const named = stale.map((snapshot) => {
-      const { referenceDate } = freshness(snapshot, now, staleAfterMs);
-      const dated = snapshot.publishedAt ? 'published' : 'loaded';
-      return `${snapshot.dataset} (version ${snapshot.version}, ${dated} ${referenceDate.toISOString().slice(0, 10)})`;
+      const dated = snapshot.publishedAt
+        ? `published ${snapshot.publishedAt.toISOString().slice(0, 10)}`
+        : 'no publication date';
+      return `${snapshot.dataset} (version ${snapshot.version}, ${dated})`;
     });
     return {
       ok: false,

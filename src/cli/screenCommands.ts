@@ -496,16 +496,20 @@ async function givenSnapshots(pool: pg.Pool, ids: readonly string[]): Promise<Re
   }
 }
 
+/** The staleness rule and limit of the service (SOURCE_STALE_AFTER), so that both say the same. */
 function warnStale(io: CliIo, snapshots: readonly ReadySnapshot[]): void {
   const staleAfterMs = loadConfig(io.env).sourceStaleAfterMs;
   const now = new Date();
   for (const snapshot of snapshots) {
     const { ageMs, stale } = freshness(snapshot, now, staleAfterMs);
-    if (stale) {
-      io.stderr.write(
-        `warning: ${describeSnapshot(snapshot)} is stale (${snapshot.publishedAt ? 'published' : 'loaded'} ${formatDuration(ageMs)} ago, over ${formatDuration(staleAfterMs)}); the service refuses checks against it\n`,
-      );
-    }
+    if (!stale) continue;
+    const why =
+      ageMs === null
+        ? 'no publication date, so its age is unknown; load it again with --published-at'
+        : `published ${formatDuration(ageMs)} ago, over ${formatDuration(staleAfterMs)}`;
+    io.stderr.write(
+      `warning: ${describeSnapshot(snapshot)} is stale (${why}); the service refuses checks against it\n`,
+    );
   }
 }
 

@@ -6,12 +6,14 @@ import { loadConfig } from '../config.js';
 import { CHECK_TYPES } from '../screening/checkTypes.js';
 import {
   type DeltaFormat,
+  type MissingFile,
   type ParseProgress,
   type SourceFormat,
   SourceParseError,
 } from '../screening/model/listedEntity.js';
 import { deltaFormats, sourceFormats } from '../screening/parsers/registry.js';
 import {
+  checkLoadInput,
   DATASET_PATTERN,
   isDeltaFormat,
   type LoadResult,
@@ -68,6 +70,7 @@ const loadInput = z.object({
   dataset: datasetInput.optional(),
   publishedAt: publishedAtInput.optional(),
   allowOlder: z.boolean().optional(),
+  allowPartial: z.boolean().optional(),
   json,
 });
 const statusInput = z.object({ staleAfter: z.string().transform(viaParser(parseDuration)).optional(), json });
@@ -78,6 +81,35 @@ const retireInput = z.object({ dataset: datasetInput, json });
 /** Every format by CLI name: full lists and deltas. */
 function knownFormats(): Record<string, SourceFormat | DeltaFormat> {
   return { ...sourceFormats, ...deltaFormats };
+}
+
+/** The formats whose files state no publication date: `sources load` needs --published-at for them. */
+function undatedFormats(): string[] {
+  return Object.values(knownFormats())
+    .filter((format) => !format.datedBy)
+    .map((format) => format.name)
+    .sort();
+}
+
+/** What the CLI tells the operator to do about a list refused for want of a date or of files. */
+const PUBLISHED_AT_REMEDY =
+  'pass --published-at <date>, the date the publisher issued this list (2024-05-03, or an ISO 8601 date-time with a time zone)';
+const PARTIAL_REMEDY =
+  'give every file of the set (or its folder), or --allow-partial to load it without them';
+
+/** The one line `sources load` prints for a load refused for its input, or undefined for other errors. */
+function refusalLine(error: unknown): string | undefined {
+  if (error instanceof SnapshotLoadError && error.code === 'no_publication_date') {
+    return `${error.message}: ${PUBLISHED_AT_REMEDY}`;
+  }
+  if (error instanceof SnapshotLoadError && error.code === 'partial_input') {
+    return `${error.message}; ${PARTIAL_REMEDY}`;
+  }
+  return undefined;
+}
+
+function describeMissing(missing: readonly MissingFile[]): string {
+  return missing.map((file) => `${file.name} (${file.holds})`).join(', ');
 }
 
 /** The formats that read a folder given as input. */
@@ -130,11 +162,15 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .option('--dataset <name>', "dataset name (default: the format's)")
     .option(
       '--published-at <date>',
-      "the publisher's date (wins over the file's; a newer one makes unchanged content a new version)",
+      `the publisher's date of the list, which staleness counts from; required for ${undatedFormats().join(', ')} (their files state none); wins over a date the file states`,
     )
     .option(
       '--allow-older',
       'load a list published before the current snapshot (replacing a bad publication); refused otherwise',
+    )
+    .option(
+      '--allow-partial',
+      'load an OFAC CSV set lacking some of its files (alt.csv, add.csv, sdn_comments.csv); refused otherwise',
     )
     .option('--json', 'print the snapshot summary as JSON')
     .action(async (paths: string[], options) => {
@@ -159,6 +195,27 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
           `--allow-older: not for a delta (${format.name}): a delta older than the snapshot it applies to would undo later changes`,
         );
       }
+      if (input.allowPartial && !format.missingFiles) {
+        throw new CliInputError(
+          `--allow-partial: ${format.name} has no companion files that could be missing`,
+        );
+      }
+      // Refused before the database is opened; loadSnapshot checks the same again.
+      const missingFiles = await checkLoadInput({
+        format,
+        paths: input.paths,
+        publishedAt: input.publishedAt,
+        allowPartial: input.allowPartial,
+      }).catch((error: unknown) => {
+        const line = error instanceof SourceParseError ? error.message : refusalLine(error);
+        if (line === undefined) throw error;
+        throw new CliInputError(line);
+      });
+      if (missingFiles.length > 0) {
+        io.stderr.write(
+          `warning: partial load (--allow-partial): without ${describeMissing(missingFiles)}; the snapshot records them as missing\n`,
+        );
+      }
       await inContext(async ({ pool }) => {
         const started = performance.now();
         const progress = progressPrinter(io);
@@ -169,6 +226,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
             paths: input.paths,
             dataset: input.dataset,
             publishedAt: input.publishedAt,
+            allowPartial: input.allowPartial,
             publicationOrder: input.allowOlder ? 'any' : 'not-older',
             onProgress: progress,
             signal: io.signal,
@@ -209,17 +267,17 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
             now,
             staleAfterMs,
             staleAfter: formatDuration(staleAfterMs),
-            datasets: datasets.map(({ dataset, snapshot, referenceDate, ageMs, stale }) => ({
+            datasets: datasets.map(({ dataset, snapshot, ageMs, stale }) => ({
               dataset,
               snapshotId: snapshot.id,
               version: snapshot.version,
               format: snapshot.format,
               entityCount: snapshot.entityCount,
               publishedAt: snapshot.publishedAt,
+              missingFiles: snapshot.missingFiles,
               loadedAt: snapshot.loadedAt,
-              referenceDate,
               ageMs,
-              age: formatDuration(ageMs),
+              age: ageMs === null ? null : formatDuration(ageMs),
               stale,
             })),
             checkTypes,
@@ -239,14 +297,29 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
               snapshot.id,
               snapshot.format,
               String(snapshot.entityCount),
-              snapshot.publishedAt?.toISOString() ?? '-',
+              snapshot.publishedAt?.toISOString() ?? 'unknown',
               snapshot.loadedAt.toISOString(),
-              formatDuration(ageMs),
+              ageMs === null ? 'unknown' : formatDuration(ageMs),
               stale ? 'yes' : 'no',
             ]),
           ),
         );
-        io.stdout.write(`Stale after ${formatDuration(staleAfterMs)} (publisher date, else load time)\n\n`);
+        io.stdout.write(
+          `Stale after ${formatDuration(staleAfterMs)} (SOURCE_STALE_AFTER), counted from the publisher's date of each list\n`,
+        );
+        for (const { snapshot, ageMs } of datasets) {
+          if (ageMs === null) {
+            io.stdout.write(
+              `${snapshot.dataset}: version ${snapshot.version} has no publication date (loaded before every load needed one), so its age is unknown and it counts as stale; load the list again with --published-at <date>, or sync it\n`,
+            );
+          }
+          if (snapshot.missingFiles.length > 0) {
+            io.stdout.write(
+              `${snapshot.dataset}: version ${snapshot.version} is a partial load, without ${snapshot.missingFiles.join(', ')}\n`,
+            );
+          }
+        }
+        io.stdout.write('\n');
         io.stdout.write(
           formatTable(
             ['CHECK TYPE', 'AVAILABLE', 'FRESH DATASETS', 'STALE DATASETS'],
@@ -432,6 +505,7 @@ function loadSummary({ unchanged, snapshot, delta }: LoadResult) {
     entityCount: snapshot.entityCount,
     contentHash: snapshot.contentHash,
     publishedAt: snapshot.publishedAt,
+    missingFiles: snapshot.missingFiles,
     loadedAt: snapshot.loadedAt,
     baseSnapshotId: snapshot.baseSnapshotId,
     countsByKind: snapshot.countsByKind,
@@ -454,9 +528,10 @@ function describeLoad({ unchanged, snapshot, delta }: LoadResult, durationMs: nu
     );
   }
   lines.push(`  content hash ${snapshot.contentHash}`);
-  lines.push(
-    `  published ${snapshot.publishedAt?.toISOString() ?? 'unknown (staleness counts from the load time)'}`,
-  );
+  lines.push(`  published ${snapshot.publishedAt?.toISOString() ?? 'unknown'}`);
+  if (snapshot.missingFiles.length > 0) {
+    lines.push(`  partial: without ${snapshot.missingFiles.join(', ')}`);
+  }
   const kinds = Object.entries(snapshot.countsByKind).map(([kind, n]) => `${kind} ${n}`);
   lines.push(`  kinds: ${kinds.join(', ')}`);
   return `${lines.join('\n')}\n`;
@@ -469,6 +544,11 @@ function reportLoadFailure(io: CliIo, error: unknown, format: SourceFormat | Del
       'error: load interrupted: nothing was loaded and nothing became current; the current version stays as it was\n',
     );
     return 1;
+  }
+  const refusal = refusalLine(error);
+  if (refusal !== undefined) {
+    io.stderr.write(`error: load failed: ${refusal}\n`);
+    return 2;
   }
   if (error instanceof SourceParseError || error instanceof SnapshotLoadError) {
     io.stderr.write(`error: load failed: ${error.message}\n`);

@@ -6,6 +6,7 @@ import { rateLimitAndRequestLogMigration } from './0005_rateLimitAndRequestLog.j
 import { sourceSnapshotsMigration } from './0006_sourceSnapshots.js';
 import { checkJobsMigration } from './0007_checkJobs.js';
 import { caseAttachmentsMigration } from './0008_caseAttachments.js';
+import { snapshotPublicationDatesMigration } from './0009_snapshotPublicationDates.js';
 
 export interface Migration {
   id: number;
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   sourceSnapshotsMigration,
   checkJobsMigration,
   caseAttachmentsMigration,
+  snapshotPublicationDatesMigration,
 ];

@@ -5,6 +5,7 @@ import {
   type DeltaFormat,
   type EntityDelta,
   type ListedEntity,
+  type MissingFile,
   type ParseOptions,
   type ParseProgress,
   type SourceFormat,
@@ -25,6 +26,12 @@ import { currentSnapshots, type ReadySnapshot, SNAPSHOT_COLUMNS, toSnapshot } fr
  * simpler, but every event-feed reader in the cluster waits behind the oldest open transaction
  * (ADR 0001): a multi-minute list load must not stall projections and reactors.
  *
+ * Every snapshot has the publisher's date of its list, which staleness is measured from: given
+ * (`publishedAt`) or stated by the files; a load with neither is refused (checkLoadInput for
+ * formats whose files state none, at the end of the parse for those whose file failed to). So is
+ * an input lacking companion files its format expects (an OFAC CSV set without alt.csv), unless
+ * `allowPartial` says so; the snapshot then records what it lacks.
+ *
  * A list whose publication date is before the current snapshot's (a delta: not after its base's)
  * is refused like a parse error (checkPublicationOrder): a load never silently rolls a dataset back.
  *
@@ -42,10 +49,16 @@ export interface LoadSnapshotOptions {
   /** Defaults to the format's dataset. */
   dataset?: string;
   /**
-   * The publisher's date; when absent, the date the file states (if the format reads one). Newer
-   * than the current snapshot's, it makes unchanged content a new version (see isUnchanged).
+   * The publisher's date; when absent, the date the file states. Required for a format whose files
+   * state none (no `datedBy`). Newer than the current snapshot's, it makes unchanged content a new
+   * version (see isUnchanged).
    */
   publishedAt?: Date;
+  /**
+   * Load an input that lacks companion files its format expects (`missingFiles`); the snapshot
+   * records which. Refused otherwise: the list would silently lose what they hold.
+   */
+  allowPartial?: boolean;
   /**
    * Which publication dates a full list may have, compared with the current snapshot's (when both
    * are known): `not-older` (the default) refuses an older one, which would silently roll the
@@ -99,7 +112,10 @@ export type SnapshotLoadErrorCode =
   | 'duplicate_entity'
   | 'invalid_entity'
   | 'empty'
-  | 'outdated_publication';
+  | 'outdated_publication'
+  | 'no_publication_date'
+  | 'partial_input'
+  | 'undated_base';
 
 /** A load refused for a reason of its own (parse errors stay SourceParseError). */
 export class SnapshotLoadError extends Error {
@@ -112,8 +128,40 @@ export class SnapshotLoadError extends Error {
   }
 }
 
+/** An input lacking companion files (`partial_input`): which, and what each would have added. */
+export class PartialInputError extends SnapshotLoadError {
+  constructor(
+    format: SourceFormat | DeltaFormat,
+    readonly missingFiles: readonly MissingFile[],
+  ) {
+    const missing = missingFiles.map((file) => `${file.name} (${file.holds})`).join(', ');
+    super('partial_input', `incomplete ${format.name} input: without ${missing}`);
+  }
+}
+
 export function isDeltaFormat(format: SourceFormat | DeltaFormat): format is DeltaFormat {
   return 'parseDelta' in format;
+}
+
+/**
+ * What can be told of a load's input without reading it or the database: a format whose files state
+ * no publication date needs one given, and an input lacking companion files of its format needs
+ * `allowPartial`. The missing files a partial load goes ahead without. `loadSnapshot` checks this
+ * itself; the CLI calls it first as well, to refuse bad input before it opens the database.
+ */
+export async function checkLoadInput(
+  options: Pick<LoadSnapshotOptions, 'format' | 'paths' | 'publishedAt' | 'allowPartial'>,
+): Promise<MissingFile[]> {
+  const { format } = options;
+  if (!format.datedBy && !options.publishedAt) {
+    throw new SnapshotLoadError(
+      'no_publication_date',
+      `the ${format.name} files state no publication date, and staleness is measured from it`,
+    );
+  }
+  const missing = (await format.missingFiles?.(options.paths)) ?? [];
+  if (missing.length > 0 && !options.allowPartial) throw new PartialInputError(format, missing);
+  return missing;
 }
 
 /**
@@ -121,7 +169,8 @@ export function isDeltaFormat(format: SourceFormat | DeltaFormat): format is Del
  * than the one it has. Same bytes with a newer date given (`--published-at`, a newer Last-Modified)
  * are a re-publication: the current snapshot is immutable and cannot take the date, so they become a
  * new version; otherwise a list that stays unchanged for longer than the staleness threshold could
- * never be confirmed current again.
+ * never be confirmed current again. A current full list without a date (loaded before every load
+ * needed one) is never "unchanged": the same bytes, now dated, replace it.
  */
 function isUnchanged(
   current: ReadySnapshot,
@@ -129,8 +178,9 @@ function isUnchanged(
   { format, publishedAt }: Pick<LoadSnapshotOptions, 'format' | 'publishedAt'>,
 ): boolean {
   if (current.contentHash !== hash || current.format !== format.name) return false;
-  if (!publishedAt || isDeltaFormat(format)) return true;
-  return current.publishedAt !== null && publishedAt.getTime() <= current.publishedAt.getTime();
+  if (isDeltaFormat(format)) return true;
+  if (!current.publishedAt) return false;
+  return !publishedAt || publishedAt.getTime() <= current.publishedAt.getTime();
 }
 
 export function newSnapshotId(): string {
@@ -146,6 +196,7 @@ export async function loadSnapshot(pool: pg.Pool, options: LoadSnapshotOptions):
       `dataset "${dataset}" must be lowercase letters, digits, "_", "." or "-", at most 100 characters`,
     );
   }
+  const missingFiles = await checkLoadInput(options);
   const input = await hashSourceFiles(options.paths);
   options.signal?.throwIfAborted();
 
@@ -164,11 +215,19 @@ export async function loadSnapshot(pool: pg.Pool, options: LoadSnapshotOptions):
           `dataset ${dataset} has no current snapshot to apply the ${format.name} delta to; load a full list first`,
         );
       }
+      if (isDeltaFormat(format) && !current!.publishedAt) {
+        // A delta must follow its base; with the base's date unknown nothing shows it does, and the
+        // delta's date would make a list of unknown age look fresh.
+        throw new SnapshotLoadError(
+          'undated_base',
+          `dataset ${dataset} version ${current!.version} (${current!.id}) has no publication date (loaded before every load needed one), so a delta cannot be shown to follow it; load a full list first`,
+        );
+      }
       await discardAbandonedLoads(client, dataset);
       const snapshotId = newSnapshotId();
       await client.query(
-        `INSERT INTO source_snapshots (id, dataset, format, base_snapshot_id, content_hash, published_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
+        `INSERT INTO source_snapshots (id, dataset, format, base_snapshot_id, content_hash, published_at, missing_files)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [
           snapshotId,
           dataset,
@@ -176,6 +235,7 @@ export async function loadSnapshot(pool: pg.Pool, options: LoadSnapshotOptions):
           isDeltaFormat(format) ? current!.id : null,
           input.hash,
           options.publishedAt ?? null,
+          missingFiles.map((file) => file.name),
         ],
       );
       try {
@@ -244,6 +304,12 @@ async function fillSnapshot(
   }
   options.signal?.throwIfAborted();
   checkOrder();
+  if (!options.publishedAt && !statedPublishedAt) {
+    throw new SnapshotLoadError(
+      'no_publication_date',
+      `the list states no publication date (${options.format.name} reads it from ${options.format.datedBy}), and staleness is measured from it`,
+    );
+  }
   const snapshot = await makeCurrent(client, snapshotId, dataset, statedPublishedAt ?? null);
   return { unchanged: false, snapshot, ...(delta && { delta }) };
 }
@@ -252,7 +318,8 @@ async function fillSnapshot(
  * Refuses a publication that would take the dataset back in time: a delta not newer than its base
  * (it would undo the base's later changes and resurrect what they deleted), a full list older than
  * the current snapshot (unless `publicationOrder` is `any`) or, with `newer`, not newer than it.
- * Without a date on either side there is nothing to compare, and the load goes ahead.
+ * A current full list without a date (loaded before every load needed one) is replaced by any
+ * dated one.
  */
 function checkPublicationOrder(
   current: ReadySnapshot,

@@ -18,7 +18,13 @@ export interface SourceSnapshot {
   baseSnapshotId: string | null;
   /** sha256 (hex) of the input files (contentHash.ts). */
   contentHash: string;
+  /**
+   * The publisher's date of the list, what staleness is measured from. Every snapshot made ready
+   * since migration 9 has one; older ones may not, and are stale (staleness.ts).
+   */
   publishedAt: Date | null;
+  /** Companion files a partial load went ahead without (`--allow-partial`): `alt.csv`, ... */
+  missingFiles: string[];
   startedAt: Date;
   loadedAt: Date | null;
   entityCount: number | null;
@@ -38,7 +44,7 @@ export interface ReadySnapshot extends SourceSnapshot {
 }
 
 export const SNAPSHOT_COLUMNS = `s.id, s.dataset, s.format, s.status, s.version, s.base_snapshot_id, s.content_hash,
-  s.published_at, s.started_at, s.loaded_at, s.entity_count, s.counts_by_kind, s.counts_by_topic, s.error`;
+  s.published_at, s.missing_files, s.started_at, s.loaded_at, s.entity_count, s.counts_by_kind, s.counts_by_topic, s.error`;
 
 interface SnapshotRow {
   id: string;
@@ -49,6 +55,7 @@ interface SnapshotRow {
   base_snapshot_id: string | null;
   content_hash: string;
   published_at: Date | null;
+  missing_files: string[];
   started_at: Date;
   loaded_at: Date | null;
   entity_count: number | null;
@@ -67,6 +74,7 @@ export function toSnapshot(row: SnapshotRow): SourceSnapshot {
     baseSnapshotId: row.base_snapshot_id,
     contentHash: row.content_hash,
     publishedAt: row.published_at,
+    missingFiles: row.missing_files,
     startedAt: row.started_at,
     loadedAt: row.loaded_at,
     entityCount: row.entity_count,
@@ -115,10 +123,10 @@ export async function listSnapshots(
   return rows.map((row) => ({ ...toSnapshot(row), current: row.current }));
 }
 
-export interface DatasetStatus extends Freshness {
+export type DatasetStatus = Freshness & {
   dataset: string;
   snapshot: ReadySnapshot;
-}
+};
 
 /** Each dataset with its current snapshot and whether that is stale at `now`. */
 export async function listDatasets(db: Queryable, now: Date, staleAfterMs: number): Promise<DatasetStatus[]> {

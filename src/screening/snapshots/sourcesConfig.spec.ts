@@ -32,6 +32,8 @@ describe('the shipped config/sources.json', () => {
       'sdn_comments.csv',
     ]);
     expect(enabled.map((s) => s.format)).toEqual(expect.arrayContaining(['un-xml', 'csl-csv']));
+    // No shipped source settles for an incomplete set.
+    expect(sources.filter((s) => s.allowPartial)).toEqual([]);
     // Every URL is https: a list fetched in clear text could be altered on the way.
     expect(sources.flatMap((s) => s.urls).filter((url) => !url.startsWith('https://'))).toEqual([]);
     // The OpenSanctions examples stay off until someone holds a licence and turns them on.
@@ -47,7 +49,7 @@ describe('parseSourcesConfig', () => {
 
   it('fills in the defaults', () => {
     expect(parse({ sources: [source] }).sources).toEqual([
-      { ...source, publishedAtFrom: 'file', enabled: true },
+      { ...source, publishedAtFrom: 'file', allowPartial: false, enabled: true },
     ]);
   });
 
@@ -61,6 +63,7 @@ describe('parseSourcesConfig', () => {
             { ...source, urls: ['ftp://example.org/un.xml'] },
             { ...source, urls: [] },
             { ...source, publishedAtFrom: 'header' },
+            { ...source, allowPartial: 'yes' },
           ],
         });
       } catch (e) {
@@ -74,6 +77,7 @@ describe('parseSourcesConfig', () => {
     expect(message).toContain('sources.2.urls.0: must be an http(s) URL');
     expect(message).toContain('sources.3.urls');
     expect(message).toContain('sources.4.publishedAtFrom');
+    expect(message).toContain('sources.5.allowPartial');
   });
 
   it('refuses a dataset enabled twice, but not a disabled alternative', () => {

@@ -12,11 +12,14 @@ const sourceSchema = z.strictObject({
   format: z.string().min(1),
   urls: z.array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })).min(1),
   /**
-   * Where the publisher's date comes from: `file` (the date the list states, when its format reads
-   * one) or `last-modified` (the newest HTTP Last-Modified of the URLs, for files that state none,
-   * like OFAC's CSV set; the file's own date when a response has no such header).
+   * Where the publisher's date comes from for a format whose files state one: `file` (that date)
+   * or `last-modified` (the newest HTTP Last-Modified of the URLs; the file's own date when a
+   * response has no such header). A format whose files state none (OFAC's CSV set, the CSL) is
+   * dated by Last-Modified whatever this says: there is no other date (syncSources.ts).
    */
   publishedAtFrom: z.enum(['file', 'last-modified']).default('file'),
+  /** Load a set lacking companion files its format expects (`sources load --allow-partial`). */
+  allowPartial: z.boolean().default(false),
   /** false keeps an entry in the file without syncing it (JSON has no comments). */
   enabled: z.boolean().default(true),
   comment: z.string().optional(),

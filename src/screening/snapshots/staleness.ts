@@ -40,19 +40,20 @@ export function formatDuration(ms: number): string {
   return parts.length > 0 ? parts.join(' ') : '0s';
 }
 
-export interface Freshness {
-  /** The publisher's date, or the load time when the publisher's date is unknown. */
-  referenceDate: Date;
-  ageMs: number;
-  stale: boolean;
-}
+/**
+ * How old a snapshot's list is, measured from the publisher's date of the list (never from the load:
+ * a list loaded today may have been published years ago). A snapshot without a publisher's date
+ * (loaded before every load needed one, see docs/screening-sources.md) has no known age and is
+ * stale: nothing shows that its list is recent.
+ */
+export type Freshness = { ageMs: number; stale: boolean } | { ageMs: null; stale: true };
 
 export function freshness(
-  snapshot: { publishedAt: Date | null; loadedAt: Date },
+  snapshot: { publishedAt: Date | null },
   now: Date,
   staleAfterMs: number,
 ): Freshness {
-  const referenceDate = snapshot.publishedAt ?? snapshot.loadedAt;
-  const ageMs = now.getTime() - referenceDate.getTime();
-  return { referenceDate, ageMs, stale: ageMs > staleAfterMs };
+  if (!snapshot.publishedAt) return { ageMs: null, stale: true };
+  const ageMs = now.getTime() - snapshot.publishedAt.getTime();
+  return { ageMs, stale: ageMs > staleAfterMs };
 }

@@ -29,6 +29,12 @@ export interface SyncOptions {
  * not stop the others; each outcome says what happened. Only news is loaded: a download whose
  * publication date is not after the current snapshot's (a publisher or mirror serving an older
  * file) is skipped, not loaded over it and not a failure; errors name a download by its URL.
+ *
+ * The publication date: for a format whose files state none (the OFAC CSV set, the CSL, ...), the
+ * newest HTTP Last-Modified of the source's responses, which every one of them must then carry;
+ * for one whose files state a date, that date, unless the source says `publishedAtFrom:
+ * "last-modified"`. A source that yields no date at all fails, saying so: staleness is measured
+ * from the date, and a load time would make a years-old file look fresh.
  */
 export async function syncSources(
   pool: pg.Pool,
@@ -66,20 +72,23 @@ async function syncSource(pool: pg.Pool, source: SourceConfig, options: SyncOpti
       downloads.push(await downloadFile(url, dir, { fileName: names[index], signal: options.signal }));
     }
     const summaries = downloads.map(({ path: _path, ...rest }) => rest);
+    const datedByServer = !format.datedBy || source.publishedAtFrom === 'last-modified';
     let load: LoadResult;
     try {
       load = await loadSnapshot(pool, {
         format,
         paths: downloads.map((d) => d.path),
         dataset: source.dataset,
-        publishedAt: source.publishedAtFrom === 'last-modified' ? newestLastModified(downloads) : undefined,
+        publishedAt: datedByServer ? newestLastModified(downloads) : undefined,
+        allowPartial: source.allowPartial,
         publicationOrder: 'newer',
         signal: options.signal,
         onProgress: options.onProgress && ((progress) => options.onProgress?.(source.dataset, progress)),
         fileLabels: new Map(downloads.map((d) => [d.path, d.url])),
       });
     } catch (error) {
-      if (!(error instanceof SnapshotLoadError && error.code === 'outdated_publication')) throw error;
+      if (!(error instanceof SnapshotLoadError)) throw error;
+      if (error.code !== 'outdated_publication') throw new Error(syncRefusal(error, downloads));
       options.log?.(`${source.dataset}: skipped: ${error.message}`);
       return {
         dataset: source.dataset,
@@ -99,6 +108,18 @@ async function syncSource(pool: pg.Pool, source: SourceConfig, options: SyncOpti
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A refused load's message, with what the sync config or the publisher would have to change. */
+function syncRefusal(error: SnapshotLoadError, downloads: readonly Downloaded[]): string {
+  if (error.code === 'partial_input') {
+    return `${error.message}; add their URLs to the source, or set "allowPartial": true`;
+  }
+  if (error.code !== 'no_publication_date') return error.message;
+  const undated = downloads.filter((d) => d.lastModified === undefined).map((d) => d.url);
+  return undated.length > 0
+    ? `${error.message}; ${undated.join(', ')} sent no Last-Modified header either, so nothing was loaded`
+    : `${error.message}; nothing was loaded (set "publishedAtFrom": "last-modified" to date it by the server's Last-Modified)`;
 }
 
 /** URL file names, with a numeric prefix only where two URLs would share one. */

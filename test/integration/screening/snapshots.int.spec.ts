@@ -14,7 +14,11 @@ import {
   type SourceFormat,
   SourceParseError,
 } from '../../../src/screening/model/listedEntity.js';
-import { loadSnapshot, SnapshotLoadError } from '../../../src/screening/snapshots/loadSnapshot.js';
+import {
+  loadSnapshot,
+  PartialInputError,
+  SnapshotLoadError,
+} from '../../../src/screening/snapshots/loadSnapshot.js';
 import { retireDataset } from '../../../src/screening/snapshots/retireDataset.js';
 import {
   currentSnapshots,
@@ -24,6 +28,7 @@ import {
 } from '../../../src/screening/snapshots/snapshotStore.js';
 import { sourceAvailability } from '../../../src/screening/snapshots/sourceAvailability.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
+import { createDatabaseWithUndatedSnapshot } from '../../support/undatedSnapshot.js';
 
 /**
  * A tiny line format of our own, so the loader is tested apart from the real parsers:
@@ -61,6 +66,7 @@ function entityOf(file: string, line: number, text: string, dataset: string): Li
 const linesFormat: SourceFormat = {
   name: 'test-lines',
   defaultDataset: 'test_list',
+  datedBy: 'a first line #published <iso>',
   async *parse(paths: string[], options: ParseOptions = {}) {
     const dataset = options.dataset ?? 'test_list';
     for (const file of paths) {
@@ -79,6 +85,7 @@ const linesFormat: SourceFormat = {
 const linesDeltaFormat: DeltaFormat = {
   name: 'test-lines-delta',
   defaultDataset: 'test_list',
+  datedBy: 'a first line #published <iso>',
   async *parseDelta(paths: string[], options: ParseOptions = {}): AsyncGenerator<EntityDelta> {
     const dataset = options.dataset ?? 'test_list';
     for (const file of paths) {
@@ -232,6 +239,7 @@ describe('source snapshots', () => {
       paths: [await file(many)],
       dataset: 'failures',
       batchSize: 3,
+      publishedAt: new Date('2026-03-02T00:00:00Z'),
     });
     expect(next.snapshot).toMatchObject({ version: 2, entityCount: 20 });
   });
@@ -275,8 +283,103 @@ describe('source snapshots', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
+  it('refuses a list without a publication date: before reading it when its format states none', async () => {
+    const good = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(sanctionsList)],
+      dataset: 'undated',
+    });
+    const undatedFormat: SourceFormat = {
+      name: 'test-undated-lines',
+      defaultDataset: 'test_list',
+      parse: linesFormat.parse,
+    };
+    const list = await file(['p2|person|Olga Testova|sanction']);
+    const refused = await loadSnapshot(db.pool, {
+      format: undatedFormat,
+      paths: [list],
+      dataset: 'undated',
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SnapshotLoadError);
+    expect(refused).toMatchObject({
+      code: 'no_publication_date',
+      message: 'the test-undated-lines files state no publication date, and staleness is measured from it',
+    });
+    // Refused before anything was attempted.
+    expect(await listSnapshots(db.pool, { dataset: 'undated' })).toHaveLength(1);
+
+    const dated = await loadSnapshot(db.pool, {
+      format: undatedFormat,
+      paths: [list],
+      dataset: 'undated',
+      publishedAt: new Date('2026-03-02T00:00:00Z'),
+    });
+    expect(dated.snapshot).toMatchObject({ version: 2, publishedAt: new Date('2026-03-02T00:00:00Z') });
+
+    // A format that reads the date from its files, given a file stating none: refused once read,
+    // the attempt recorded as failed, the current version untouched.
+    const unstated = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(['p3|person|Third Person|sanction'])],
+      dataset: 'undated',
+    }).catch((e: unknown) => e);
+    expect(unstated).toBeInstanceOf(SnapshotLoadError);
+    expect(unstated).toMatchObject({
+      code: 'no_publication_date',
+      message:
+        'the list states no publication date (test-lines reads it from a first line #published <iso>), and staleness is measured from it',
+    });
+    expect((await currentSnapshots(db.pool, ['undated']))[0]!.id).toBe(dated.snapshot.id);
+    const [failed] = await listSnapshots(db.pool, { dataset: 'undated' });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the list states no publication date/),
+    });
+    expect(await rowsOf(failed!.id)).toBe(0);
+    expect(good.snapshot.version).toBe(1);
+  });
+
+  it('refuses an input lacking companion files of its format unless allowed, and records what a partial load lacks', async () => {
+    const withSideFile: SourceFormat = {
+      ...linesFormat,
+      name: 'test-lines-with-side',
+      missingFiles: async (paths) =>
+        paths.some((p) => path.basename(p) === 'side.txt')
+          ? []
+          : [{ name: 'side.txt', holds: 'the side facts' }],
+    };
+    const main = await file(sanctionsList);
+    const refused = await loadSnapshot(db.pool, {
+      format: withSideFile,
+      paths: [main],
+      dataset: 'partial',
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PartialInputError);
+    expect(refused).toMatchObject({
+      code: 'partial_input',
+      message: 'incomplete test-lines-with-side input: without side.txt (the side facts)',
+      missingFiles: [{ name: 'side.txt', holds: 'the side facts' }],
+    });
+    expect(await listSnapshots(db.pool, { dataset: 'partial' })).toEqual([]);
+
+    const partial = await loadSnapshot(db.pool, {
+      format: withSideFile,
+      paths: [main],
+      dataset: 'partial',
+      allowPartial: true,
+    });
+    expect(partial.snapshot).toMatchObject({ version: 1, entityCount: 3, missingFiles: ['side.txt'] });
+    const complete = await loadSnapshot(db.pool, {
+      format: withSideFile,
+      paths: [main, await file(['s1|person|Side Person|sanction'], 'side.txt')],
+      dataset: 'partial',
+    });
+    expect(complete.snapshot).toMatchObject({ version: 2, entityCount: 4, missingFiles: [] });
+  });
+
   it('applies a delta to the current snapshot as a new version and refuses one without a base', async () => {
     const delta = await file([
+      '#published 2026-03-02T00:00:00Z',
       '+c1|company|Example Trading LLC (renamed)|sanction',
       '+n1|person|New Person|sanction',
       '-v1',
@@ -310,7 +413,7 @@ describe('source snapshots', () => {
       entityCount: 3,
       countsByKind: { person: 2, company: 1 },
       countsByTopic: { sanction: 3 },
-      publishedAt: null,
+      publishedAt: new Date('2026-03-02T00:00:00Z'),
     });
     expect(await entityIds(applied.snapshot.id)).toEqual(['deltas:c1', 'deltas:n1', 'deltas:p1']);
     const renamed: ListedEntity[] = [];
@@ -326,7 +429,7 @@ describe('source snapshots', () => {
     ).toBe(true);
     const netted = await loadSnapshot(db.pool, {
       format: linesDeltaFormat,
-      paths: [await file(['+t1|person|Transient|sanction', '-t1'])],
+      paths: [await file(['#published 2026-03-03T00:00:00Z', '+t1|person|Transient|sanction', '-t1'])],
       dataset: 'deltas',
     });
     expect(netted.snapshot).toMatchObject({ version: 3, entityCount: 3 });
@@ -336,6 +439,7 @@ describe('source snapshots', () => {
 
   it('counts the net change from base to result, whatever the batch size', async () => {
     const steps = await file([
+      '#published 2026-03-02T00:00:00Z',
       '+t1|person|Transient|sanction', // added, then deleted: no change
       '-t1',
       '-t1', // nothing left to delete: a missing delete
@@ -495,7 +599,12 @@ describe('source snapshots', () => {
   it('stops on an abort signal and leaves nothing behind', async () => {
     const controller = new AbortController();
     const many = Array.from({ length: 50 }, (_, i) => `e${i}|person|Person ${i}|sanction`);
-    await loadSnapshot(db.pool, { format: linesFormat, paths: [await file(many)], dataset: 'aborts' });
+    await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [await file(many)],
+      dataset: 'aborts',
+      publishedAt: new Date('2026-03-01T00:00:00Z'),
+    });
 
     const second = loadSnapshot(db.pool, {
       format: {
@@ -571,6 +680,7 @@ describe('source snapshots', () => {
       format: linesFormat,
       paths: [await file(lines)],
       dataset: 'pages',
+      publishedAt: new Date('2026-03-01T00:00:00Z'),
     });
     for (const pageSize of [1, 5, 11, 100]) {
       const ids: string[] = [];
@@ -615,26 +725,21 @@ describe('staleness and source availability', () => {
 
   const day = 86_400_000;
 
-  it('measures age from the publisher date, else from the load time, against the threshold', async () => {
+  it('measures age from the publisher date against the threshold', async () => {
     const published = await load('dated', ['a|person|A|sanction'], new Date('2026-01-01T00:00:00Z'));
-    const undated = await load('undated', ['a|person|A|poi']);
+    await load('other_topic', ['a|person|A|poi'], new Date('2026-01-07T00:00:00Z'));
 
     const now = new Date('2026-01-08T00:00:00Z');
     const statuses = await listDatasets(db.pool, now, 7 * day);
-    const dated = statuses.find((s) => s.dataset === 'dated')!;
-    expect(dated).toMatchObject({ snapshot: { id: published.id }, ageMs: 7 * day, stale: false });
-    expect(dated.referenceDate).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(statuses.find((s) => s.dataset === 'dated')).toMatchObject({
+      snapshot: { id: published.id },
+      ageMs: 7 * day,
+      stale: false,
+    });
+    expect(statuses.find((s) => s.dataset === 'other_topic')).toMatchObject({ ageMs: day, stale: false });
     expect((await listDatasets(db.pool, now, 7 * day - 1)).find((s) => s.dataset === 'dated')!.stale).toBe(
       true,
     );
-
-    const fromLoad = statuses.find((s) => s.dataset === 'undated')!;
-    expect(fromLoad.referenceDate).toEqual(undated.loadedAt);
-    const later = new Date(undated.loadedAt.getTime() + 2 * day);
-    expect((await listDatasets(db.pool, later, day)).find((s) => s.dataset === 'undated')!).toMatchObject({
-      ageMs: 2 * day,
-      stale: true,
-    });
   });
 
   const ref = (s: { id: string; dataset: string; version: number }) => ({
@@ -720,7 +825,7 @@ describe('staleness and source availability', () => {
   });
 
   it('refuses a check type that no current snapshot provides, loaded or not', async () => {
-    // Only 'undated' (topic poi) and 'other' provide nothing: no list for PEP checks is fresh or stale.
+    // Only 'other_topic' (topic poi) and 'other' provide nothing: no list for PEP checks is fresh or stale.
     const retired = await retireDataset(db.pool, 'stale_pep');
     expect(retired).toMatchObject({ outcome: 'retired' });
     expect(await sourceAvailability(db.pool, ['pep'], new Date('2026-02-03T00:00:00Z'), 14 * day)).toEqual([
@@ -850,5 +955,98 @@ describe('retiring a dataset', () => {
       dataset: 'in_flight',
     });
     expect(again.snapshot.version).toBe(3);
+  });
+});
+
+describe('a snapshot loaded before publication dates were required', () => {
+  const day = 86_400_000;
+  let db: TestDatabase;
+  let dir: string;
+  let list: string;
+  let undatedId: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'undated-snapshot-'));
+    list = path.join(dir, 'list.txt');
+    // The lines format states no date without a #published line: loaded as loads were before.
+    await writeFile(list, 'p1|person|Ivan Testov|sanction\nc1|company|Example Trading LLC|sanction\n');
+    const legacy = await createDatabaseWithUndatedSnapshot({
+      format: linesFormat,
+      paths: [list],
+      dataset: 'legacy',
+    });
+    db = legacy.db;
+    undatedId = legacy.snapshotId;
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is stale, of unknown age, at any threshold however recently it was loaded, and refuses its check type', async () => {
+    const [current] = await currentSnapshots(db.pool, ['legacy']);
+    expect(current).toMatchObject({ id: undatedId, version: 1, publishedAt: null, missingFiles: [] });
+    const now = new Date(current!.loadedAt.getTime() + 1000);
+    expect(await listDatasets(db.pool, now, 3650 * day)).toEqual([
+      { dataset: 'legacy', snapshot: current, ageMs: null, stale: true },
+    ]);
+    expect(await sourceAvailability(db.pool, ['sanctions'], now, 3650 * day)).toEqual([
+      {
+        checkType: 'sanctions',
+        available: false,
+        snapshots: [],
+        staleSnapshots: [{ id: undatedId, dataset: 'legacy', version: 1 }],
+      },
+    ]);
+  });
+
+  it('cannot be made again: the database refuses a ready snapshot without a publication date', async () => {
+    const id = `snap_${'0'.repeat(31)}3`;
+    await db.pool.query(
+      `INSERT INTO source_snapshots (id, dataset, format, content_hash) VALUES ($1, 'legacy', 'test-lines', $2)`,
+      [id, 'c'.repeat(64)],
+    );
+    await expect(
+      db.pool.query(
+        `UPDATE source_snapshots SET status = 'ready', version = 9, loaded_at = now(), entity_count = 0,
+                counts_by_kind = '{}', counts_by_topic = '{}' WHERE id = $1`,
+        [id],
+      ),
+    ).rejects.toThrow(/source_snapshots_ready_published/);
+    await db.pool.query(`UPDATE source_snapshots SET status = 'failed', error = 'test' WHERE id = $1`, [id]);
+  });
+
+  it('takes no delta, whose date would make a list of unknown age look fresh', async () => {
+    const deltaFile = path.join(dir, 'delta.txt');
+    await writeFile(deltaFile, '#published 2026-03-02T00:00:00Z\n+n1|person|New Person|sanction\n');
+    const refused = await loadSnapshot(db.pool, {
+      format: linesDeltaFormat,
+      paths: [deltaFile],
+      dataset: 'legacy',
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: 'undated_base',
+      message: `dataset legacy version 1 (${undatedId}) has no publication date (loaded before every load needed one), so a delta cannot be shown to follow it; load a full list first`,
+    });
+  });
+
+  it('is replaced by the same bytes loaded again with a date, which are not "unchanged"', async () => {
+    const unstated = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [list],
+      dataset: 'legacy',
+    }).catch((e: unknown) => e);
+    expect(unstated).toMatchObject({ code: 'no_publication_date' });
+
+    const today = new Date(new Date().toISOString().slice(0, 10));
+    const dated = await loadSnapshot(db.pool, {
+      format: linesFormat,
+      paths: [list],
+      dataset: 'legacy',
+      publishedAt: today,
+    });
+    expect(dated).toMatchObject({ unchanged: false, snapshot: { version: 2, publishedAt: today } });
+    const [status] = await listDatasets(db.pool, new Date(), 14 * day);
+    expect(status).toMatchObject({ snapshot: { id: dated.snapshot.id }, stale: false });
   });
 });

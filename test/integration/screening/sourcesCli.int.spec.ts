@@ -28,10 +28,10 @@ interface StatusJson {
     format: string;
     entityCount: number;
     publishedAt: string | null;
+    missingFiles: string[];
     loadedAt: string;
-    referenceDate: string;
-    ageMs: number;
-    age: string;
+    ageMs: number | null;
+    age: string | null;
     stale: boolean;
   }[];
   checkTypes: { checkType: string; available: boolean; datasets: string[]; staleDatasets: string[] }[];
@@ -100,7 +100,16 @@ describe('casescreen sources load, status and snapshots', () => {
   describe.skipIf(!data.available)('the real lists', () => {
     it('loads the OFAC SDN CSV set from its directory into version 1, and again as unchanged', async () => {
       const folder = data.file('ofac', 'sdn_2021-07');
-      const first = await load('ofac-csv', [folder]);
+      // The legacy CSV set states no date: it is refused without the publisher's.
+      const undated = await cli(['sources', 'load', '--format', 'ofac-csv', folder]);
+      expect(undated).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringMatching(
+          /^error: the ofac-csv files state no publication date, .*--published-at <date>/,
+        ),
+      });
+      const first = await load('ofac-csv', [folder], '--published-at', '2021-07-30');
       expect(first).toMatchObject({
         unchanged: false,
         dataset: 'us_ofac_sdn',
@@ -108,8 +117,8 @@ describe('casescreen sources load, status and snapshots', () => {
         version: 1,
         entityCount: 8976,
         contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
-        // The legacy CSV set states no date: staleness counts from the load.
-        publishedAt: null,
+        publishedAt: '2021-07-30T00:00:00.000Z',
+        missingFiles: [],
         baseSnapshotId: null,
         countsByTopic: { sanction: 8976 },
         durationMs: expect.any(Number),
@@ -122,7 +131,15 @@ describe('casescreen sources load, status and snapshots', () => {
 
       // The same four files named one by one: the same bytes, so no new version.
       const files = ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv'].map((f) => path.join(folder, f));
-      const again = await cli(['sources', 'load', '--format', 'ofac-csv', ...files]);
+      const again = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ofac-csv',
+        ...files,
+        '--published-at',
+        '2021-07-30',
+      ]);
       expect(again).toMatchObject({ code: 0 });
       expect(again.stdout).toMatch(
         new RegExp(`^Unchanged: us_ofac_sdn version 1 \\(${first.snapshotId}\\) already has this content\\n`),
@@ -157,7 +174,7 @@ describe('casescreen sources load, status and snapshots', () => {
       expect(current).toMatchObject({
         version: 2,
         entityCount: 1003,
-        referenceDate: '2026-02-27T00:00:09.554Z',
+        publishedAt: '2026-02-27T00:00:09.554Z',
       });
       // The previous version is kept as it was.
       expect(await entityRows(older.snapshotId as string)).toBe(877);
@@ -197,7 +214,14 @@ describe('casescreen sources load, status and snapshots', () => {
         '20240528074703-npf',
         '20240528134729-3iv',
       ].map((version) => path.join(samples, 't2_delta', `${version}.entities.delta.json`));
-      await load('ftm', [path.join(samples, 't1_entities.ftm.json')], '--dataset', 'os_sample');
+      await load(
+        'ftm',
+        [path.join(samples, 't1_entities.ftm.json')],
+        '--dataset',
+        'os_sample',
+        '--published-at',
+        '2024-05-27',
+      );
       const applied = await load('ftm-delta', deltas, '--dataset', 'os_sample');
       // NK-500Poltergeist is added (pfh) and deleted (npf): no part of the net change.
       expect(applied).toMatchObject({
@@ -227,20 +251,22 @@ describe('casescreen sources load, status and snapshots', () => {
       });
     });
 
-    it('loads a single SDN main file under another dataset with the publisher date given', async () => {
-      const out = await load(
-        'ofac-csv',
-        [data.file('ofac', 'sdn_2024-05-03.csv')],
-        '--dataset',
-        'us_ofac_sdn_main',
-        '--published-at',
-        '2024-05-03',
-      );
+    it('loads a single SDN main file under another dataset only as a partial load, with the publisher date given', async () => {
+      const main = data.file('ofac', 'sdn_2024-05-03.csv');
+      const flags = ['--dataset', 'us_ofac_sdn_main', '--published-at', '2024-05-03'];
+      const refused = await cli(['sources', 'load', '--format', 'ofac-csv', main, ...flags]);
+      expect(refused).toMatchObject({
+        code: 2,
+        stderr:
+          'error: incomplete ofac-csv input: without alt.csv (the aliases), add.csv (the addresses), sdn_comments.csv (the rest of long remarks); give every file of the set (or its folder), or --allow-partial to load it without them\n',
+      });
+      const out = await load('ofac-csv', [main], ...flags, '--allow-partial');
       expect(out).toMatchObject({
         dataset: 'us_ofac_sdn_main',
         version: 1,
         entityCount: 14965,
         publishedAt: '2024-05-03T00:00:00.000Z',
+        missingFiles: ['alt.csv', 'add.csv', 'sdn_comments.csv'],
       });
       const ids = await db.pool.query<{ entity_id: string }>(
         'SELECT entity_id FROM source_snapshot_entities WHERE snapshot_id = $1 LIMIT 1',
@@ -294,15 +320,25 @@ describe('casescreen sources load, status and snapshots', () => {
       for (const name of ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv']) {
         await copyFile(fixture('ofac-csv', 'set', name), path.join(set, name));
       }
-      const good = await load('ofac-csv', [set], '--dataset', 'fx_ofac');
-      expect(good).toMatchObject({ version: 1, entityCount: 7, publishedAt: null });
+      const good = await load('ofac-csv', [set], '--dataset', 'fx_ofac', '--published-at', '2026-01-05');
+      expect(good).toMatchObject({ version: 1, entityCount: 7, publishedAt: '2026-01-05T00:00:00.000Z' });
 
       const main = path.join(set, 'sdn.csv');
       const lines = (await readFile(main, 'utf8')).split('\r\n');
       expect(lines[1]).toMatch(/^173,.*,-0- $/);
       lines[1] = lines[1]!.replace(/,-0- $/, '');
       await writeFile(main, lines.join('\r\n'));
-      const failed = await cli(['sources', 'load', '--format', 'ofac-csv', set, '--dataset', 'fx_ofac']);
+      const failed = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ofac-csv',
+        set,
+        '--dataset',
+        'fx_ofac',
+        '--published-at',
+        '2026-01-06',
+      ]);
       expectLoadFailure(failed, main, 2);
       expect(failed.stderr).toContain('expected 12 columns, found 11');
       expect(await datasetStatus('fx_ofac')).toMatchObject({ snapshotId: good.snapshotId, version: 1 });
@@ -376,7 +412,14 @@ describe('casescreen sources load, status and snapshots', () => {
     });
 
     it('prints the net change of FtM deltas and refuses a delta not newer than the current snapshot', async () => {
-      await load('ftm', [fixture('ftm', 'entities.ftm.jsonl')], '--dataset', 'fx_ftm');
+      await load(
+        'ftm',
+        [fixture('ftm', 'entities.ftm.jsonl')],
+        '--dataset',
+        'fx_ftm',
+        '--published-at',
+        '2024-05-27',
+      );
       const applied = await cli([
         'sources',
         'load',
@@ -543,8 +586,8 @@ describe('casescreen sources load, status and snapshots', () => {
       expect(await snapshotCount()).toBe(before);
     });
 
-    it('shows version, age and staleness per dataset, against the publisher date, honouring --stale-after', async () => {
-      // Published two days ago (the list says so), and one without a date, aged from its load.
+    it('shows version, age and staleness per dataset, against the publisher date and SOURCE_STALE_AFTER', async () => {
+      // Published two days ago: the age counts from there, not from the load a moment ago.
       const twoDaysAgo = new Date(Date.now() - 2 * day).toISOString();
       const dated = await load(
         'un-xml',
@@ -555,49 +598,31 @@ describe('casescreen sources load, status and snapshots', () => {
         twoDaysAgo,
       );
       expect(dated.publishedAt).toBe(twoDaysAgo);
-      const undated = await load('ofac-csv', [fixture('ofac-csv', 'set')], '--dataset', 'fx_undated');
 
       const report = await status();
       expect(report).toMatchObject({ staleAfterMs: 14 * day, staleAfter: '14d' });
-      const byName = new Map(report.datasets.map((d) => [d.dataset, d]));
-      const datedStatus = byName.get('fx_dated')!;
+      const datedStatus = report.datasets.find((d) => d.dataset === 'fx_dated')!;
       expect(datedStatus).toMatchObject({
         snapshotId: dated.snapshotId,
         version: 1,
         format: 'un-xml',
         publishedAt: twoDaysAgo,
-        referenceDate: twoDaysAgo,
+        missingFiles: [],
         age: '2d',
         stale: false,
       });
       expect(datedStatus.ageMs).toBeGreaterThanOrEqual(2 * day);
       expect(datedStatus.ageMs).toBeLessThan(2 * day + 60_000);
-      const undatedStatus = byName.get('fx_undated')!;
-      expect(undatedStatus).toMatchObject({ publishedAt: null, stale: false });
-      expect(undatedStatus.referenceDate).toBe(undatedStatus.loadedAt);
-      expect(undatedStatus.loadedAt).toBe(undated.loadedAt);
-      expect(undatedStatus.ageMs).toBeLessThan(60_000);
       // The UN fixture of January 2026 is long past 14 days.
-      expect(byName.get('fx_un')).toMatchObject({ version: 2, stale: true });
+      expect(report.datasets.find((d) => d.dataset === 'fx_un')).toMatchObject({ version: 2, stale: true });
 
-      const strict = await status('--stale-after', '1d');
-      expect(strict).toMatchObject({ staleAfterMs: day, staleAfter: '1d' });
+      const strict = await cliJson<StatusJson>(['sources', 'status'], { SOURCE_STALE_AFTER: '36h' });
+      expect(strict).toMatchObject({ staleAfterMs: 36 * 3_600_000, staleAfter: '1d 12h' });
       expect(strict.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: true });
-      expect(strict.datasets.find((d) => d.dataset === 'fx_undated')).toMatchObject({ stale: false });
-      expect(
-        (await status('--stale-after', '2d1h')).datasets.find((d) => d.dataset === 'fx_dated'),
-      ).toMatchObject({ stale: false });
+      const lenient = await cliJson<StatusJson>(['sources', 'status'], { SOURCE_STALE_AFTER: '2d1h' });
+      expect(lenient.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: false });
 
-      // SOURCE_STALE_AFTER is the default; the flag wins over it.
-      const fromEnv = await cliJson<StatusJson>(['sources', 'status'], { SOURCE_STALE_AFTER: '36h' });
-      expect(fromEnv).toMatchObject({ staleAfter: '1d 12h' });
-      expect(fromEnv.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: true });
-      const flagWins = await cliJson<StatusJson>(['sources', 'status', '--stale-after', '3d'], {
-        SOURCE_STALE_AFTER: '36h',
-      });
-      expect(flagWins.datasets.find((d) => d.dataset === 'fx_dated')).toMatchObject({ stale: false });
-
-      const table = await cli(['sources', 'status', '--stale-after', '1d']);
+      const table = await cli(['sources', 'status'], { SOURCE_STALE_AFTER: '1d' });
       expect(table.code).toBe(0);
       expect(table.stdout.split('\n')[0]).toMatch(
         /^DATASET\s+VERSION\s+SNAPSHOT\s+FORMAT\s+ENTITIES\s+PUBLISHED\s+LOADED\s+AGE\s+STALE$/,
@@ -606,13 +631,148 @@ describe('casescreen sources load, status and snapshots', () => {
         /\nfx_dated\s+1\s+snap_[0-9a-f]{32}\s+un-xml\s+\d+\s+\S+\s+\S+\s+2d\s+yes\n/,
       );
       expect(table.stdout).toMatch(
-        /\nfx_undated\s+1\s+snap_[0-9a-f]{32}\s+ofac-csv\s+7\s+-\s+\S+\s+\d+s\s+no\n/,
-      );
-      expect(table.stdout).toMatch(
-        /\nStale after 1d \(publisher date, else load time\)\n\nCHECK TYPE\s+AVAILABLE/,
+        /\nStale after 1d \(SOURCE_STALE_AFTER\), counted from the publisher's date of each list\n/,
       );
       // fx_un (stale at any threshold) refuses sanctions checks, whatever else is fresh.
       expect(table.stdout).toMatch(/\nsanctions\s+no \(stale\)\s+\S+\s+\S*fx_un\b/);
+    });
+
+    it('refuses a list whose files state no date without --published-at, before opening the database', async () => {
+      const snapshotCount = async () =>
+        (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM source_snapshots')).rows[0]!.n;
+      const before = await snapshotCount();
+      // A database that cannot be reached: the refusal comes before any connection is tried.
+      const unreachable = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/nowhere' };
+      const remedy =
+        'pass --published-at <date>, the date the publisher issued this list (2024-05-03, or an ISO 8601 date-time with a time zone)';
+      for (const [format, input] of [
+        ['ofac-csv', fixture('ofac-csv', 'set')],
+        ['csl-csv', fixture('csl-csv', 'consolidated.csv')],
+        ['ca-sema-xml', fixture('ca-sema-xml', 'sema.xml')],
+        ['ftm', fixture('ftm', 'entities.ftm.jsonl')],
+        ['us-congress-yaml', fixture('us-congress-yaml', 'set')],
+        ['ebrd-csv', fixture('ebrd-csv', 'ineligible.csv')],
+        ['bis-dpl', fixture('bis-dpl', 'dpl.txt')],
+      ] as const) {
+        expect(await cli(['sources', 'load', '--format', format, input], unreachable), format).toEqual({
+          code: 2,
+          stdout: '',
+          stderr: `error: the ${format} files state no publication date, and staleness is measured from it: ${remedy}\n`,
+        });
+      }
+      expect(await snapshotCount()).toBe(before);
+
+      // A format that reads the date from its files, given files without one: refused once read.
+      const noIndex = fixture('everypolitician-csv', 'no-index');
+      const unstated = await cli([
+        'sources',
+        'load',
+        '--format',
+        'everypolitician-csv',
+        noIndex,
+        '--dataset',
+        'fx_ep',
+      ]);
+      expect(unstated).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: load failed: the list states no publication date (everypolitician-csv reads it from the lastmod dates in countries.json), and staleness is measured from it: ${remedy}\n`,
+      });
+      expect(await snapshotsOf('fx_ep')).toMatchObject([{ status: 'failed', current: false }]);
+      const given = await load(
+        'everypolitician-csv',
+        [noIndex],
+        '--dataset',
+        'fx_ep',
+        '--published-at',
+        '2015-11-23',
+      );
+      expect(given).toMatchObject({ version: 1, publishedAt: '2015-11-23T00:00:00.000Z' });
+    });
+
+    it('refuses an OFAC CSV set with files missing, naming them, unless --allow-partial; then records the load as partial', async () => {
+      const main = fixture('ofac-csv', 'main-only', 'sdn_2024-05-02.csv');
+      const flags = ['--dataset', 'fx_partial', '--published-at', '2024-05-02'];
+      const refused = await cli(['sources', 'load', '--format', 'ofac-csv', main, ...flags]);
+      expect(refused).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: incomplete ofac-csv input: without alt.csv (the aliases), add.csv (the addresses), sdn_comments.csv (the rest of long remarks); give every file of the set (or its folder), or --allow-partial to load it without them\n',
+      });
+      // Some of the set given: only the others are named.
+      const someOfSet = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ofac-csv',
+        fixture('ofac-csv', 'set', 'sdn.csv'),
+        fixture('ofac-csv', 'set', 'alt.csv'),
+        ...flags,
+      ]);
+      expect(someOfSet).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /^error: incomplete ofac-csv input: without add.csv \(the addresses\), sdn_comments.csv \(/,
+        ),
+      });
+      // The consolidated (non-SDN) set under its own file names.
+      const consolidated = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ofac-csv',
+        fixture('ofac-csv', 'cons-partial'),
+        ...flags,
+      ]);
+      expect(consolidated).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /^error: incomplete ofac-csv input: without cons_add.csv \(the addresses\), cons_comments.csv \(the rest of long remarks\); /,
+        ),
+      });
+      expect(await snapshotsOf('fx_partial')).toEqual([]);
+
+      const partial = await cli([
+        'sources',
+        'load',
+        '--format',
+        'ofac-csv',
+        main,
+        ...flags,
+        '--allow-partial',
+      ]);
+      expect(partial.code, partial.stderr).toBe(0);
+      expect(partial.stderr).toBe(
+        'warning: partial load (--allow-partial): without alt.csv (the aliases), add.csv (the addresses), sdn_comments.csv (the rest of long remarks); the snapshot records them as missing\n',
+      );
+      expect(partial.stdout).toMatch(/^Loaded fx_partial version 1: snap_[0-9a-f]{32}, 3 entities/);
+      expect(partial.stdout).toContain('\n  partial: without alt.csv, add.csv, sdn_comments.csv\n');
+      expect(await datasetStatus('fx_partial')).toMatchObject({
+        version: 1,
+        missingFiles: ['alt.csv', 'add.csv', 'sdn_comments.csv'],
+      });
+      expect((await cli(['sources', 'status'])).stdout).toContain(
+        '\nfx_partial: version 1 is a partial load, without alt.csv, add.csv, sdn_comments.csv\n',
+      );
+      expect(await snapshotsOf('fx_partial')).toMatchObject([
+        { version: 1, missingFiles: ['alt.csv', 'add.csv', 'sdn_comments.csv'] },
+      ]);
+
+      // Not for a format that has no companion files.
+      expect(
+        await cli([
+          'sources',
+          'load',
+          '--format',
+          'un-xml',
+          fixture('un-xml', 'consolidated.xml'),
+          '--allow-partial',
+        ]),
+      ).toMatchObject({
+        code: 2,
+        stderr: 'error: --allow-partial: un-xml has no companion files that could be missing\n',
+      });
     });
   });
 });
@@ -673,7 +833,7 @@ describe('casescreen sources retire, and check type availability in sources stat
   const checkTypes = async () => (await cliJson<StatusJson>(['sources', 'status'])).checkTypes;
 
   it('refuses sanctions while one sanctions list is stale, until that dataset is retired or reloaded', async () => {
-    // A fresh sanctions list (undated, aged from the load) and a stale one (the UN fixture of January 2026).
+    // A fresh sanctions list (published today) and a stale one (the UN fixture of January 2026).
     await cliJson([
       'sources',
       'load',
@@ -682,6 +842,8 @@ describe('casescreen sources retire, and check type availability in sources stat
       fixture('ofac-csv', 'set'),
       '--dataset',
       'cli_ofac',
+      '--published-at',
+      today,
     ]);
     const old = await cliJson([
       'sources',

@@ -209,14 +209,14 @@ describe('casescreen sources sync', () => {
     expect(publisher.requests).not.toContain('/never');
     expect(await snapshotsOf('sync_gone')).toEqual([]);
     const status = JSON.parse((await cli(['sources', 'status', '--json'])).stdout) as {
-      datasets: { dataset: string; version: number; referenceDate: string }[];
+      datasets: { dataset: string; version: number; publishedAt: string }[];
     };
     expect(status.datasets.map((d) => [d.dataset, d.version])).toEqual([
       ['sync_ofac', 1],
       ['sync_un', 1],
     ]);
     // Staleness of the OFAC set counts from the newest Last-Modified.
-    expect(status.datasets[0]!.referenceDate).toBe(new Date(ofacDates['alt.csv']).toISOString());
+    expect(status.datasets[0]!.publishedAt).toBe(new Date(ofacDates['alt.csv']).toISOString());
   });
 
   it('reports a second sync of unchanged files as unchanged, without a new version', async () => {
@@ -343,6 +343,7 @@ describe('casescreen sources sync', () => {
         format: 'ofac-csv',
         urls: sameDate.slice(0, 1),
         publishedAtFrom: 'last-modified',
+        allowPartial: true,
       },
     ]);
     publisher.routes.get('/ofac-samedate/sdn.csv')!.lastModified = ofacDates['alt.csv'];
@@ -353,16 +354,71 @@ describe('casescreen sources sync', () => {
     });
   });
 
-  it('dates a set by its own file date when one of its responses has no Last-Modified', async () => {
-    const urls = serveOfac('ofac-partial', { ...ofacDates, 'sdn_comments.csv': undefined });
+  it('refuses a set whose files state no date when a response has no Last-Modified, naming the URL', async () => {
+    const urls = serveOfac('ofac-undated', { ...ofacDates, 'sdn_comments.csv': undefined });
     const config = await configFile([
-      { dataset: 'sync_ofac_partial', format: 'ofac-csv', urls, publishedAtFrom: 'last-modified' },
+      { dataset: 'sync_ofac_undated', format: 'ofac-csv', urls, publishedAtFrom: 'last-modified' },
+    ]);
+    const { code, out } = await syncJson(config);
+    expect(code).toBe(1);
+    expect(out.sources).toEqual([
+      {
+        dataset: 'sync_ofac_undated',
+        format: 'ofac-csv',
+        ok: false,
+        error: `the ofac-csv files state no publication date, and staleness is measured from it; ${urls[3]} sent no Last-Modified header either, so nothing was loaded`,
+      },
+    ]);
+    expect(await snapshotsOf('sync_ofac_undated')).toEqual([]);
+    const text = await cli(['sources', 'sync', '--config', config]);
+    expect(text).toMatchObject({
+      code: 1,
+      stdout: `sync_ofac_undated: FAILED: the ofac-csv files state no publication date, and staleness is measured from it; ${urls[3]} sent no Last-Modified header either, so nothing was loaded\n`,
+    });
+  });
+
+  it('dates a list whose file states no date by Last-Modified without being told to', async () => {
+    const lastModified = 'Wed, 05 Nov 2025 06:00:00 GMT';
+    publisher.routes.set('/csl/consolidated.csv', {
+      file: fixture('csl-csv', 'consolidated.csv'),
+      lastModified,
+    });
+    const config = await configFile([
+      { dataset: 'sync_csl', format: 'csl-csv', urls: [publisher.url('/csl/consolidated.csv')] },
     ]);
     const { code, out } = await syncJson(config);
     expect(code).toBe(0);
-    // The legacy CSV set states no date of its own: staleness then counts from the load.
-    expect(out.sources).toMatchObject([{ ok: true, dataset: 'sync_ofac_partial', publishedAt: null }]);
-    expect((out.sources[0]!.downloads as { lastModified?: string }[])[3]!.lastModified).toBeUndefined();
+    expect(out.sources).toMatchObject([
+      { ok: true, dataset: 'sync_csl', version: 1, publishedAt: new Date(lastModified).toISOString() },
+    ]);
+  });
+
+  it('refuses an OFAC set with files missing unless the source says allowPartial, and records the partial load', async () => {
+    const urls = serveOfac('ofac-incomplete', ofacDates).filter((url) => url.endsWith('/sdn.csv'));
+    const source = { dataset: 'sync_ofac_incomplete', format: 'ofac-csv', urls };
+    const { code, out } = await syncJson(await configFile([source]));
+    expect(code).toBe(1);
+    expect(out.sources).toEqual([
+      {
+        dataset: 'sync_ofac_incomplete',
+        format: 'ofac-csv',
+        ok: false,
+        error:
+          'incomplete ofac-csv input: without alt.csv (the aliases), add.csv (the addresses), sdn_comments.csv (the rest of long remarks); add their URLs to the source, or set "allowPartial": true',
+      },
+    ]);
+    expect(await snapshotsOf('sync_ofac_incomplete')).toEqual([]);
+
+    const allowed = await syncJson(await configFile([{ ...source, allowPartial: true }]));
+    expect(allowed.code).toBe(0);
+    expect(allowed.out.sources).toMatchObject([
+      {
+        ok: true,
+        version: 1,
+        publishedAt: new Date(ofacDates['sdn.csv']).toISOString(),
+        missingFiles: ['alt.csv', 'add.csv', 'sdn_comments.csv'],
+      },
+    ]);
   });
 
   it('makes a new version when the publisher re-issues the same files under a newer Last-Modified', async () => {
