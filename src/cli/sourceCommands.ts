@@ -24,16 +24,9 @@ import { retireDataset } from '../screening/snapshots/retireDataset.js';
 import { listDatasets, listSnapshots, type SourceSnapshot } from '../screening/snapshots/snapshotStore.js';
 import { availabilityOf, type CheckTypeAvailability } from '../screening/snapshots/sourceAvailability.js';
 import { readSourcesConfig, SourcesConfigError } from '../screening/snapshots/sourcesConfig.js';
-import { formatDuration, parseDuration } from '../screening/snapshots/staleness.js';
+import { formatDuration } from '../screening/snapshots/staleness.js';
 import { type SyncOutcome, syncSources } from '../screening/snapshots/syncSources.js';
-import {
-  CliInputError,
-  type CommandHost,
-  helpExamples,
-  parseInput,
-  viaParser,
-  writeJson,
-} from './commandSupport.js';
+import { CliInputError, type CommandHost, helpExamples, parseInput, writeJson } from './commandSupport.js';
 import type { CliIo } from './io.js';
 import { formatTable } from './table.js';
 
@@ -73,7 +66,7 @@ const loadInput = z.object({
   allowPartial: z.boolean().optional(),
   json,
 });
-const statusInput = z.object({ staleAfter: z.string().transform(viaParser(parseDuration)).optional(), json });
+const statusInput = z.object({ json });
 const snapshotsInput = z.object({ dataset: datasetInput.optional(), json });
 const syncInput = z.object({ config: z.string().min(1).optional(), json });
 const retireInput = z.object({ dataset: datasetInput, json });
@@ -246,12 +239,12 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .description(
       'Each dataset with its current version, publisher date, age and whether it is stale; each check type and whether it is available',
     )
-    .addHelpText('after', helpExamples('sources status', 'sources status --stale-after 7d --json'))
-    .option('--stale-after <duration>', 'staleness threshold, e.g. 7d, 36h (default: SOURCE_STALE_AFTER)')
+    .addHelpText('after', helpExamples('sources status', 'sources status --json'))
     .option('--json', 'print {staleAfter, datasets: [...], checkTypes: [...]}')
     .action(async (options) => {
       const input = parseInput(statusInput, options);
-      const staleAfterMs = input.staleAfter ?? loadConfig(io.env).sourceStaleAfterMs;
+      // The service's limit, from the same configuration: the report says what the service does.
+      const staleAfterMs = loadConfig(io.env).sourceStaleAfterMs;
       await inContext(async ({ pool }) => {
         const now = new Date();
         const datasets = await listDatasets(pool, now, staleAfterMs);
