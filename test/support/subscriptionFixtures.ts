@@ -88,7 +88,7 @@ export async function appendEvents(
     const delivered = new Set(events.map((event) => event.id));
     if (!ids.every((id) => delivered.has(id))) throw new Error('appended events are not on the feed yet');
     return events;
-  }, 20_000);
+  });
 }
 
 /** The category's whole feed, once it holds at least `count` events. */
@@ -97,7 +97,7 @@ export function feedOf(store: EventStore, category: string, count: number): Prom
     const events = await readAll(store, category);
     if (events.length < count) throw new Error(`${events.length} of ${count} events on the feed so far`);
     return events;
-  }, 20_000);
+  });
 }
 
 async function readAll(store: EventStore, category: string): Promise<RecordedEvent[]> {

@@ -22,6 +22,7 @@ import {
 } from '../../../src/workspace/keyStore.js';
 import { createGroup, createWorkspace, findGroupForKey } from '../../../src/workspace/workspaceStore.js';
 import { createKey } from '../../support/caseApi.js';
+import { eventually } from '../../support/eventually.js';
 import { invalidExamples, missingExamples } from '../../support/openApiExamples.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -503,10 +504,12 @@ describe('API platform over HTTP', () => {
         body: { title: 'logged' },
         idempotencyKey: freshIdempotencyKey(),
       });
-      await expect
-        .poll(async () => (await listRequests(db.pool, { apiKeyId: key.key.id, limit: 10 })).length)
-        .toBe(2);
-      const rows = await listRequests(db.pool, { apiKeyId: key.key.id, limit: 10 });
+      // The log is written after each response is sent: wait for both rows.
+      const rows = await eventually(async () => {
+        const logged = await listRequests(db.pool, { apiKeyId: key.key.id, limit: 10 });
+        expect(logged).toHaveLength(2);
+        return logged;
+      });
       const byId = new Map(rows.map((row) => [row.requestId, row]));
       expect(byId.get(get.body.meta.request_id)).toMatchObject({
         method: 'GET',

@@ -362,7 +362,7 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
       const target = (await loadCase(store, ref)).state!.revision;
       await eventually(async () => {
         expect((await findCaseView(db.pool, ref))?.revision).toBe(target);
-      }, 30_000);
+      });
     } finally {
       await workers.stop();
     }
@@ -436,7 +436,7 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
     try {
       await eventually(async () => {
         expect(await findCaseView(db.pool, ref)).toBeDefined();
-      }, 30_000);
+      });
     } finally {
       await workers.stop();
     }

@@ -263,7 +263,7 @@ describe('case_views projection', () => {
           refs,
         ]);
         expect(rows).toHaveLength(refs.length);
-      }, 30_000);
+      });
     } finally {
       await workers.stop();
     }

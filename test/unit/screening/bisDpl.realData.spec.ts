@@ -4,7 +4,6 @@ import { bisDplFormat } from '../../../src/screening/parsers/bisDpl.js';
 import { collectEntities } from '../../support/parsedEntities.js';
 import { screeningData } from '../../support/screeningData.js';
 
-const PARSE_TIMEOUT_MS = 60_000;
 const data = screeningData('BIS Denied Persons List parser over the real list');
 const byName = (entities: ListedEntity[], name: string) => {
   const found = entities.find((e) => e.names[0]!.full === name);
@@ -16,7 +15,7 @@ describe.skipIf(!data.available)('bis-dpl over the real list', () => {
   let entities: ListedEntity[];
   beforeAll(async () => {
     entities = await collectEntities(bisDplFormat, [data.file('us_bis', 'dpl_2022-09.txt')]);
-  }, PARSE_TIMEOUT_MS);
+  });
 
   it('reads the 581 rows (data/README.md) into 459 denied parties with 579 addresses', () => {
     expect(entities).toHaveLength(459);

@@ -4,7 +4,6 @@ import { ebrdCsvFormat } from '../../../src/screening/parsers/ebrdCsv.js';
 import { collectEntities, namesOf } from '../../support/parsedEntities.js';
 import { screeningData } from '../../support/screeningData.js';
 
-const PARSE_TIMEOUT_MS = 60_000;
 const data = screeningData('EBRD ineligible entities parser over the real list');
 const byName = (entities: ListedEntity[], name: string) => {
   const found = entities.find((e) => e.names[0]!.full === name);
@@ -16,7 +15,7 @@ describe.skipIf(!data.available)('ebrd-csv over the real list', () => {
   let entities: ListedEntity[];
   beforeAll(async () => {
     entities = await collectEntities(ebrdCsvFormat, [data.file('debarment', 'ebrd_ineligible_firms.csv')]);
-  }, PARSE_TIMEOUT_MS);
+  });
 
   it('reads the 1,322 rows (data/README.md) into 1,320 firms: two are listed at two addresses each', () => {
     expect(entities).toHaveLength(1320);

@@ -4,7 +4,6 @@ import { everyPoliticianCsvFormat } from '../../../src/screening/parsers/everyPo
 import { collectEntities, entityById } from '../../support/parsedEntities.js';
 import { screeningData } from '../../support/screeningData.js';
 
-const PARSE_TIMEOUT_MS = 60_000;
 const data = screeningData('EveryPolitician CSV parser over the real 2015-11 legislatures');
 const id = (ref: string) => `everypolitician:${ref}`;
 
@@ -19,7 +18,7 @@ describe.skipIf(!data.available)('everypolitician-csv over the real legislatures
         onPublishedAt: (d) => dates.push(d),
       },
     );
-  }, PARSE_TIMEOUT_MS);
+  });
 
   it('reads the 15 legislatures into 5,448 members (data/README.md says about 4,500)', () => {
     expect(entities).toHaveLength(5448);

@@ -5,7 +5,6 @@ import { ftmJsonFormat } from '../../../src/screening/parsers/ftmJson.js';
 import { collectEntities, entityById, namesOf } from '../../support/parsedEntities.js';
 import { screeningData } from '../../support/screeningData.js';
 
-const PARSE_TIMEOUT_MS = 60_000;
 const data = screeningData('FollowTheMoney entity and delta parsers over the real samples');
 const id = (ftmId: string) => `opensanctions:${ftmId}`;
 
@@ -15,7 +14,7 @@ describe.skipIf(!data.available)('ftm over the real samples', () => {
   beforeAll(async () => {
     zala = await collectEntities(ftmJsonFormat, [data.file('ftm', 'samples', 'zala_entities.ftm.json')]);
     t1 = await collectEntities(ftmJsonFormat, [data.file('ftm', 'samples', 't1_entities.ftm.json')]);
-  }, PARSE_TIMEOUT_MS);
+  });
 
   it('reads the 91 + 7 entities (data/README.md) and keeps the 17 + 6 parties', () => {
     // zala: 11 Company, 6 Person; Sanction, Ownership, Address, Family, Directorship, Passport skipped.
@@ -114,7 +113,7 @@ describe.skipIf(!data.available)('ftm-delta over the real sample', () => {
       onPublishedAt: (d) => dates.push(d),
     });
     for await (const delta of changes) deltas.push(delta);
-  }, PARSE_TIMEOUT_MS);
+  });
 
   it('applies the 6 ops (data/README.md) of the four delta files in version order', () => {
     expect(deltas.map((d) => (d.op === 'delete' ? ['delete', d.id] : ['upsert', d.entity.id]))).toEqual([

@@ -4,7 +4,6 @@ import { usCongressYamlFormat } from '../../../src/screening/parsers/usCongressY
 import { collectEntities, entityById, namesOf } from '../../support/parsedEntities.js';
 import { screeningData } from '../../support/screeningData.js';
 
-const PARSE_TIMEOUT_MS = 60_000;
 const data = screeningData('US Congress YAML parser over the real legislators and executive files');
 const id = (ref: string) => `us_congress:${ref}`;
 
@@ -12,7 +11,7 @@ describe.skipIf(!data.available)('us-congress-yaml over the real files', () => {
   let entities: ListedEntity[];
   beforeAll(async () => {
     entities = await collectEntities(usCongressYamlFormat, [data.file('pep', 'us_congress')]);
-  }, PARSE_TIMEOUT_MS);
+  });
 
   it('reads the 537 members (data/README.md) and the 12 presidents and vice presidents born after 1925', () => {
     expect(entities).toHaveLength(549);
