@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
@@ -25,6 +24,7 @@ import {
   runCase,
   startApiServer,
 } from '../../support/caseApi.js';
+import { expireIdempotencyLease } from '../../support/idempotencyLeases.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
@@ -843,7 +843,7 @@ describe('case commands over HTTP', () => {
           fingerprint: fingerprintRequest({ method: 'POST', path: '/v1/cases', body }),
           method: 'POST',
           path: '/v1/cases',
-          leaseMs: 1,
+          leaseMs: 600_000,
         });
         await runSubjectCommand(
           store,
@@ -872,7 +872,7 @@ describe('case commands over HTTP', () => {
               fingerprintRequest({ method: 'POST', path: '/v1/cases', body }),
             ),
         );
-        await sleep(20);
+        await expireIdempotencyLease(db.pool, apiKeyId, idempotencyKey);
         const recovered = await call<CaseData>('POST', '/v1/cases', { body, idempotencyKey });
         expect(recovered.status, JSON.stringify(recovered.body)).toBe(201);
         expect(recovered.body.data.subject.subject_reference).toBe(reference);

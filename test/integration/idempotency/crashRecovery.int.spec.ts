@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
@@ -9,6 +8,7 @@ import {
   completeRequest,
   fingerprintRequest,
 } from '../../../src/idempotency/idempotencyStore.js';
+import { expireIdempotencyLease } from '../../support/idempotencyLeases.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
 /**
@@ -38,7 +38,7 @@ describe('idempotency across a crash', () => {
       method: 'POST',
       path: '/v1/cases',
       fingerprint: fingerprintRequest({ method: 'POST', path: '/v1/cases', body }),
-      leaseMs: 150,
+      leaseMs: 600_000,
     };
     const stream = `case-${randomUUID()}`;
     const command = (): NewEvent[] => [
@@ -50,7 +50,7 @@ describe('idempotency across a crash', () => {
     const firstAppend = await store.appendToStream(stream, command(), { expectedRevision: 'no_stream' });
     // Crash: completeRequest never runs. Until the lease runs out, retries are told to wait.
     expect(await beginRequest(db.pool, request)).toEqual({ kind: 'in_flight' });
-    await sleep(300);
+    await expireIdempotencyLease(db.pool, apiKeyId, key);
 
     const retry = await beginRequest(db.pool, request);
     expect(retry).toMatchObject({ kind: 'started', recovered: true });

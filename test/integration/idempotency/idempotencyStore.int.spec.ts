@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   abandonRequest,
@@ -9,6 +8,7 @@ import {
   fingerprintRequest,
   purgeExpired,
 } from '../../../src/idempotency/idempotencyStore.js';
+import { expireIdempotencyLease } from '../../support/idempotencyLeases.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
 const body = { subject: { name: 'Ada Lovelace', type: 'person' }, external_reference: 'crm-1' };
@@ -22,7 +22,8 @@ function request(overrides: Partial<BeginRequest> & { body?: unknown } = {}): Be
     method,
     path,
     fingerprint: overrides.fingerprint ?? fingerprintRequest({ method, path, body: overrides.body ?? body }),
-    leaseMs: overrides.leaseMs ?? 30_000,
+    // Longer than any test runs: a lease runs out only when a test expires it.
+    leaseMs: overrides.leaseMs ?? 600_000,
   };
 }
 
@@ -89,10 +90,10 @@ describe('idempotency store', () => {
   });
 
   it('lets one retry take over an in-flight request whose lease expired', async () => {
-    const first = request({ leaseMs: 150 });
+    const first = request();
     const started = await beginRequest(db.pool, first);
     expect(await beginRequest(db.pool, first)).toEqual({ kind: 'in_flight' });
-    await sleep(300);
+    await expireIdempotencyLease(db.pool, first.apiKeyId, first.key);
     const retries = await Promise.all(Array.from({ length: 5 }, () => beginRequest(db.pool, first)));
     const takeovers = retries.filter((r) => r.kind === 'started');
     expect(takeovers).toEqual([{ kind: 'started', recovered: true, leaseId: expect.any(String) }]);
