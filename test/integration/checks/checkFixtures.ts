@@ -134,7 +134,24 @@ export function checkEnded(store: EventStore, check: string, timeoutMs = 20_000)
   }, timeoutMs);
 }
 
-/** A check runner with test-sized timings. */
+/**
+ * Runs out the lease of a claimed check job at once, as if its worker had died and the lease had
+ * passed; false when the job is not running. Tests never wait for a short real lease: a busy
+ * machine can outlast one before the test looks, or keep a live worker from renewing it.
+ */
+export async function expireJobLease(db: TestDatabase, check: string): Promise<boolean> {
+  const { rowCount } = await db.pool.query(
+    `UPDATE check_jobs SET lease_until = now() - interval '1 second'
+      WHERE check_reference = $1 AND status = 'running'`,
+    [check],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * A check runner with test-sized timings. Its lease is longer than any test runs, so a claim ends
+ * only by the worker's own doing or by expireJobLease.
+ */
 export function testRunner(
   db: TestDatabase,
   store: EventStore,
@@ -145,7 +162,7 @@ export function testRunner(
     databaseUrl: db.url,
     store,
     workers: 2,
-    leaseMs: 5_000,
+    leaseMs: 600_000,
     retryDelaysMs: [20, 20, 20],
     pollIntervalMs: 50,
     staleAfterMs: STALE_AFTER_MS,

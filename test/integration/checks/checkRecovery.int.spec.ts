@@ -13,6 +13,7 @@ import {
   checkEnded,
   checkEvents,
   createCase,
+  expireJobLease,
   loadUnList,
   personSubject,
   STALE_AFTER_MS,
@@ -51,9 +52,9 @@ describe('check runner recovery', () => {
     return check;
   }
 
-  /** What a worker does before it dies mid-check: claim with a short lease, append CheckStarted. */
-  async function claimAndDie(check: string, leaseMs: number) {
-    const job = await claimNextJob(es.db.pool, 'dead-worker/0', leaseMs);
+  /** What a worker does before it dies mid-check: claim the job, append CheckStarted. Its lease holds. */
+  async function claimAndDie(check: string) {
+    const job = await claimNextJob(es.db.pool, 'dead-worker/0', 600_000);
     expect(job?.checkReference).toBe(check);
     const started = await runCaseCommand(
       es.store,
@@ -73,7 +74,8 @@ describe('check runner recovery', () => {
 
   it('takes over the check of a worker that died mid-check once its lease expires, and completes it', async () => {
     const check = await queuedCheck();
-    await claimAndDie(check, 400);
+    await claimAndDie(check);
+    expect(await expireJobLease(es.db, check)).toBe(true);
     const reports: JobReport[] = [];
     start().onJob((report) => reports.push(report));
 
@@ -94,16 +96,21 @@ describe('check runner recovery', () => {
 
   it('does not take a job over while its lease is held', async () => {
     const check = await queuedCheck();
-    await claimAndDie(check, 60_000);
+    await claimAndDie(check);
+    // The claim every worker makes finds nothing to take while the lease holds.
+    expect(await claimNextJob(es.db.pool, 'live-worker/0', 600_000)).toBeUndefined();
+    // A running runner screens a check queued after it, and still leaves the held one alone.
     start();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const later = await queuedCheck('Ahmad Exampli');
+    expect(await checkEnded(es.store, later)).toMatchObject({ lifecycleStatus: 'completed', attempts: 1 });
     expect(await findJob(es.db.pool, check)).toMatchObject({ status: 'running', attempts: 1 });
     expect((await checkEvents(es.store, check)).started).toHaveLength(1);
   });
 
   it('only marks the job done when the check was completed before its worker crashed', async () => {
     const check = await queuedCheck();
-    await claimAndDie(check, 300);
+    await claimAndDie(check);
+    expect(await expireJobLease(es.db, check)).toBe(true);
     const completed = await runCaseCommand(
       es.store,
       caseReferenceOfCheck(check),
@@ -132,7 +139,7 @@ describe('check runner recovery', () => {
 
   it('appends a completion that another attempt already appended only once', async () => {
     const check = await queuedCheck();
-    const worker = await claimAndDie(check, 300);
+    const worker = await claimAndDie(check);
     // The dead worker's completion, with the ids every attempt uses; the new attempt finds it.
     const complete = (attempt: number) =>
       runCaseCommand(
@@ -213,7 +220,8 @@ describe('check runner recovery', () => {
 
   it('fails a check whose last allowed attempt was lost with its worker, instead of trying again', async () => {
     const check = await queuedCheck();
-    await claimAndDie(check, 200);
+    await claimAndDie(check);
+    expect(await expireJobLease(es.db, check)).toBe(true);
     start({ retryDelaysMs: [] });
     const ended = await checkEnded(es.store, check);
     expect(ended.lifecycleStatus).toBe('failed');
@@ -258,9 +266,14 @@ describe('check runner recovery', () => {
       },
     };
     const reports: JobReport[] = [];
-    const runner = testRunner(es.db, readOnly, { leaseMs: 300, retryDelaysMs: [], scheduler: false });
+    const runner = testRunner(es.db, readOnly, { retryDelaysMs: [], scheduler: false });
     runners.push(runner);
-    runner.onJob((report) => reports.push(report));
+    // An abandoned job keeps its lease until it runs out: run it out at once, for the next attempt.
+    const expiring: Promise<boolean>[] = [];
+    runner.onJob((report) => {
+      reports.push(report);
+      if (report.outcome === 'abandoned') expiring.push(expireJobLease(es.db, check));
+    });
 
     await eventually(async () => expect((await findJob(es.db.pool, check))?.status).toBe('done'));
     const job = await findJob(es.db.pool, check);
@@ -269,6 +282,8 @@ describe('check runner recovery', () => {
     await eventually(() =>
       expect(reports.map((report) => report.outcome)).toEqual(['abandoned', 'abandoned', 'abandoned']),
     );
+    // The first two leases were run out by the test; the third job was set aside, nothing to run out.
+    expect(await Promise.all(expiring)).toEqual([true, true, false]);
     expect(await checkEvents(es.store, check)).toMatchObject({ started: [], completed: [], failed: [] });
   });
 });
