@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceFormats } from '../../src/screening/parsers/registry.js';
 import { loadSnapshot } from '../../src/screening/snapshots/loadSnapshot.js';
@@ -9,6 +7,7 @@ import { addMembership, createUser, createWorkspace } from '../../src/workspace/
 import { eventually } from '../support/eventually.js';
 import { fixturePath } from '../support/parsedEntities.js';
 import { screeningData } from '../support/screeningData.js';
+import { type ServiceProcess, servingUrl, startServiceProcess } from '../support/serviceProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
 
 /**
@@ -46,43 +45,18 @@ const world: World = data.available
       unlisted: 'Ingeborg Abrahamsen',
     };
 
-interface Service {
-  child: ChildProcess;
-  output: () => string;
+interface Service extends ServiceProcess {
   url: string;
 }
 
 async function startService(databaseUrl: string): Promise<Service> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      FEED_POLL_INTERVAL_MS: '100',
-      // The lists in the data folder are dated; the flow is about the workflow, not their age.
-      SOURCE_STALE_AFTER: '3650d',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const service = startServiceProcess('all', {
+    DATABASE_URL: databaseUrl,
+    FEED_POLL_INTERVAL_MS: '100',
+    // The lists in the data folder are dated; the flow is about the workflow, not their age.
+    SOURCE_STALE_AFTER: '3650d',
   });
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const url = await eventually(() => {
-    const line = output
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { msg?: string; url?: string })
-      .find((l) => l.msg === 'serving');
-    if (!line?.url) throw new Error(`not serving yet:\n${output}`);
-    return line.url;
-  }, 60_000);
-  return { child, output: () => output, url };
+  return { ...service, url: await servingUrl(service) };
 }
 
 interface Reply<T = Record<string, unknown>> {
@@ -148,15 +122,15 @@ describe('the recommended flow, end to end', () => {
     keys.client = client.rawKey;
     keys.agent = agent.rawKey;
     service = await startService(db.url);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     if (service) {
       service.child.kill('SIGTERM');
-      await once(service.child, 'exit');
+      await service.exited;
     }
     await db?.drop();
-  }, 60_000);
+  });
 
   it('runs from GET /v1/groups to a recorded case decision', async () => {
     // 1. The groups the key may use.

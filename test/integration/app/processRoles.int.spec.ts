@@ -1,58 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projections } from '../../../projections/registry.js';
+import { installProjections } from '../../../projections/registryStore.js';
 import { listStreams } from '../../../projections/streamIndex/queries.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { runCliCaptured } from '../../support/cli.js';
 import { eventually } from '../../support/eventually.js';
+import {
+  logged,
+  SERVICE_START_TIMEOUT_MS,
+  type ServiceProcess,
+  servingUrl,
+  startServiceProcess,
+} from '../../support/serviceProcess.js';
 import { uniqueCategory } from '../../support/subscriptionFixtures.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
-interface ServiceProcess {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Runs the real entry point (src/main.ts through tsx) as its own process. */
-function startService(role: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      FEED_POLL_INTERVAL_MS: '200',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, output: () => output, exited };
-}
-
-function logLines(output: string): Record<string, unknown>[] {
-  return output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-async function listeningUrl(service: ServiceProcess): Promise<string> {
-  return eventually(() => {
-    const serving = logLines(service.output()).find((line) => line.msg === 'serving');
-    if (!serving) throw new Error(`not serving yet:\n${service.output()}`);
-    return serving.url as string;
-  }, 30_000);
-}
+/** Every subscription runner logs its states, `stopped` last: a process that ran one says so. */
+const RUNNER_STATE = 'subscription runner state';
 
 describe('process roles', () => {
   let db: TestDatabase;
@@ -70,7 +36,7 @@ describe('process roles', () => {
   });
 
   const start = (role: string, env: Record<string, string> = {}) => {
-    const service = startService(role, { DATABASE_URL: db.url, ...env });
+    const service = startServiceProcess(role, { DATABASE_URL: db.url, FEED_POLL_INTERVAL_MS: '200', ...env });
     running.push(service);
     return service;
   };
@@ -84,7 +50,7 @@ describe('process roles', () => {
 
   it('serve answers health and readiness but runs no projection; SIGTERM exits cleanly', async () => {
     const service = start('serve');
-    const url = await listeningUrl(service);
+    const url = await servingUrl(service);
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
     const ready = await fetch(`${url}/health/ready`);
     expect(ready.status).toBe(200);
@@ -119,32 +85,64 @@ describe('process roles', () => {
 
     const category = uniqueCategory('serve');
     await store.appendToStream(`${category}-1`, [{ type: 'Seen', data: {} }]);
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(await listStreams(db.pool, category)).toEqual([]);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
-    expect(logLines(service.output()).some((line) => line.msg === 'shutdown complete')).toBe(true);
+    const lines = service.logLines();
+    expect(lines.some((line) => line.msg === 'shutdown complete')).toBe(true);
+    // Its whole life is in the log now: no runner ever started, and nothing was indexed.
+    expect(lines.filter((line) => line.msg === RUNNER_STATE)).toEqual([]);
+    expect(await listStreams(db.pool, category)).toEqual([]);
   });
 
   it('work stops on SIGTERM in the middle of a backlog and a new process finishes it, missing nothing', async () => {
     const category = uniqueCategory('work');
     const streams = 40;
     const perStream = 100;
-    await Promise.all(
-      Array.from({ length: streams }, (_, s) =>
-        store.appendToStream(
-          `${category}-${s}`,
-          Array.from({ length: perStream }, (_, n) => ({ type: 'Counted', data: { n } })),
-        ),
-      ),
-    );
-    const first = start('work');
-    await eventually(async () => {
-      if ((await checkpointOf()) === null) throw new Error('no batch committed yet');
-    }, 30_000);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    // One stream after another, so the feed holds them in this order.
+    for (let s = 0; s < streams; s++) {
+      await store.appendToStream(
+        `${category}-${s}`,
+        Array.from({ length: perStream }, (_, n) => ({ type: 'Counted', data: { n } })),
+      );
+    }
+    // The barrier, half-way: an uncommitted row of stream 20 makes the projection's upsert of that
+    // stream wait for this transaction, so the first worker is held mid-backlog until it ends.
+    const barred = `${category}-${streams / 2}`;
+    await installProjections(db.pool, projections);
+    const barrier = new pg.Client({ connectionString: db.url });
+    await barrier.connect();
+    try {
+      await barrier.query('BEGIN');
+      await barrier.query(
+        `INSERT INTO stream_index (stream_name, category, last_revision, event_count, last_event_type,
+                                   first_recorded_at, last_recorded_at)
+         VALUES ($1, $2, -1, 0, 'Barrier', now(), now())`,
+        [barred, category],
+      );
+      const barrierPid = (await barrier.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!
+        .pid;
+
+      const first = start('work');
+      await eventually(async () => {
+        const { rows } = await db.pool.query<{ waiting: number }>(
+          'SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))',
+          [barrierPid],
+        );
+        if (rows[0]!.waiting === 0) throw new Error(`the worker has not reached ${barred} yet`);
+      }, SERVICE_START_TIMEOUT_MS);
+      first.child.kill('SIGTERM');
+      await logged(first, 'shutting down');
+      await barrier.query('ROLLBACK');
+      expect(await first.exited).toBe(0);
+      expect(first.logLines().some((line) => line.msg === RUNNER_STATE)).toBe(true);
+    } finally {
+      await barrier.end();
+    }
     const afterStop = await checkpointOf();
+    const indexedAtStop = await listStreams(db.pool, category, { limit: streams });
+    // Stopped in the middle: the streams before the barrier are indexed, the last one is not.
+    expect(indexedAtStop[0]).toMatchObject({ streamName: `${category}-0`, eventCount: perStream });
+    expect(indexedAtStop.map((entry) => entry.streamName)).not.toContain(`${category}-${streams - 1}`);
 
     const second = start('work');
     await eventually(async () => {
@@ -154,7 +152,7 @@ describe('process roles', () => {
         expect(entry.eventCount).toBe(perStream);
         expect(entry.lastRevision).toBe(BigInt(perStream - 1));
       }
-    }, 30_000);
+    }, SERVICE_START_TIMEOUT_MS);
     expect(store.compareCheckpoints((await checkpointOf()) as never, afterStop as never)).toBe(1);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
