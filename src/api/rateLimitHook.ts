@@ -10,7 +10,7 @@ import { requireApiKey } from './apiKeyContext.js';
  */
 export function rateLimitHook(limiter: RateLimiter) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const now = new Date();
+    const now = limiter.now();
     const result = await limiter.hit(requireApiKey(request).id, now);
     reply.headers(rateLimitHeaders(result, now));
     if (!result.allowed) {

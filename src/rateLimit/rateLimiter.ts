@@ -7,6 +7,8 @@ export const DEFAULT_WINDOW_MS = 60_000;
 export interface RateLimitOptions {
   limit?: number;
   windowMs?: number;
+  /** The time a request counts at: the wall clock, unless a test pins it inside one window. */
+  clock?: () => Date;
 }
 
 export interface RateLimitResult {
@@ -21,6 +23,8 @@ export interface RateLimitResult {
 }
 
 export interface RateLimiter {
+  /** The time by the limiter's clock: what a request arriving now counts at. */
+  now(): Date;
   hit(apiKeyId: string, now?: Date): Promise<RateLimitResult>;
 }
 
@@ -64,10 +68,12 @@ export function decide(count: number, limit: number, resetAt: Date, now: Date): 
 export function createRateLimiter(db: Queryable, options: RateLimitOptions = {}): RateLimiter {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
+  const clock = options.clock ?? (() => new Date());
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer`);
   if (!Number.isInteger(windowMs) || windowMs < 1000) throw new RangeError(`windowMs must be >= 1000`);
   return {
-    async hit(apiKeyId, now = new Date()) {
+    now: clock,
+    async hit(apiKeyId, now = clock()) {
       const window = windowAt(now, windowMs);
       const { rows } = await db.query<{ count: number }>(
         `INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApiServer, publicRoutes } from '../../../src/api/apiServer.js';
 import { DOCS_TITLE } from '../../../src/api/docsPage.js';
@@ -10,7 +10,7 @@ import { openApiPath } from '../../../src/api/openapi.js';
 import { type ApiRoute, defineRoute } from '../../../src/api/route.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { ApiError } from '../../../src/http/errors.js';
-import { createRateLimiter, windowAt } from '../../../src/rateLimit/rateLimiter.js';
+import { createRateLimiter } from '../../../src/rateLimit/rateLimiter.js';
 import { listRequests } from '../../../src/requestLog/requestLog.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import {
@@ -34,11 +34,32 @@ interface Envelope {
   meta: { request_id: string };
 }
 
+/** Where a probe request with outcome `held` waits, once its work has begun, until the test lets it go. */
+class Gate {
+  private open!: () => void;
+  private enter!: () => void;
+  readonly released = new Promise<void>((resolve) => {
+    this.open = resolve;
+  });
+  readonly entered = new Promise<void>((resolve) => {
+    this.enter = resolve;
+  });
+
+  async pass(): Promise<void> {
+    this.enter();
+    await this.released;
+  }
+
+  release(): void {
+    this.open();
+  }
+}
+
 /**
  * Probe routes registered through the same pipeline as the public ones. Each counts how often its
  * work really ran, which is what idempotency is about.
  */
-function probeRoutes(db: TestDatabase, runs: Map<string, number>): ApiRoute[] {
+function probeRoutes(db: TestDatabase, runs: Map<string, number>, gate: () => Gate): ApiRoute[] {
   const count = (name: string) => {
     const next = (runs.get(name) ?? 0) + 1;
     runs.set(name, next);
@@ -54,7 +75,7 @@ function probeRoutes(db: TestDatabase, runs: Map<string, number>): ApiRoute[] {
       scopes: ['materials:write'],
       body: z.strictObject({
         title: z.string().min(1).max(160),
-        outcome: z.enum(['ok', 'slow', 'unprocessable', 'crash']).default('ok'),
+        outcome: z.enum(['ok', 'held', 'unprocessable', 'crash']).default('ok'),
         group_id: z.uuid().optional(),
       }),
       response: z.object({ title: z.string(), run: z.number().int(), group_id: z.string().nullable() }),
@@ -63,7 +84,7 @@ function probeRoutes(db: TestDatabase, runs: Map<string, number>): ApiRoute[] {
       async handle({ key, body }) {
         const run = count(body.title);
         if (body.group_id && !(await findGroupForKey(db.pool, key, body.group_id))) throw ApiError.notFound();
-        if (body.outcome === 'slow') await new Promise((resolve) => setTimeout(resolve, 700));
+        if (body.outcome === 'held') await gate().pass();
         if (body.outcome === 'unprocessable')
           throw ApiError.unprocessableEntity('The owner is not a member.');
         if (body.outcome === 'crash') throw new Error('relation "secret_table" does not exist');
@@ -117,6 +138,10 @@ describe('API platform over HTTP', () => {
   let url: string;
   let secondUrl: string;
   const runs = new Map<string, number>();
+  let gate = new Gate();
+  /** The rate limiter's clock: the wall clock, unless a test pins it inside one window. */
+  let pinnedNow: Date | null = null;
+  const limiterClock = () => pinnedNow ?? new Date();
   let accountId: string;
   let defaultGroupId: string;
   let otherGroupId: string;
@@ -157,7 +182,8 @@ describe('API platform over HTTP', () => {
         logger: pino({ level: 'silent' }),
         readiness: [],
         ...routeDependencies(),
-        extraRoutes: probeRoutes(db, runs),
+        rateLimiter: createRateLimiter(db.pool, { clock: limiterClock }),
+        extraRoutes: probeRoutes(db, runs, () => gate),
       });
       servers.push(app);
     }
@@ -442,17 +468,22 @@ describe('API platform over HTTP', () => {
 
     it('answers 409 conflict while the first request is still running', async () => {
       const idempotencyKey = freshIdempotencyKey();
+      gate = new Gate();
       const first = call('POST', '/v1/probe/widgets', {
-        body: { title: 'in-flight', outcome: 'slow' },
+        body: { title: 'in-flight', outcome: 'held' },
         idempotencyKey,
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const second = await call('POST', '/v1/probe/widgets', {
-        body: { title: 'in-flight', outcome: 'slow' },
-        idempotencyKey,
-        base: secondUrl,
-      });
-      expectError(second, 409, 'conflict');
+      try {
+        await gate.entered;
+        const second = await call('POST', '/v1/probe/widgets', {
+          body: { title: 'in-flight', outcome: 'held' },
+          idempotencyKey,
+          base: secondUrl,
+        });
+        expectError(second, 409, 'conflict');
+      } finally {
+        gate.release();
+      }
       expect((await first).status).toBe(201);
       expect(runs.get('in-flight')).toBe(1);
     });
@@ -531,10 +562,12 @@ describe('API platform over HTTP', () => {
     let limitedKey: CreatedApiKey;
     beforeEach(async () => {
       limitedKey = await newKey(['cases:read']);
-      // The window is fixed and aligned to the minute: start a full one rather than straddle two.
-      const now = new Date();
-      const left = windowAt(now).end.getTime() - now.getTime();
-      if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+      // The window is fixed and aligned to the minute: every request of a test counts 15 s into one,
+      // however long a busy machine takes to send them.
+      pinnedNow = new Date('2030-01-01T00:00:15Z');
+    });
+    afterEach(() => {
+      pinnedNow = null;
     });
 
     it('allows 120 requests per minute per key across all server processes, then 429 with Retry-After', async () => {
@@ -549,15 +582,13 @@ describe('API platform over HTTP', () => {
       expect(results.map((result) => Number(result.headers.get('ratelimit-remaining')))).toEqual(
         Array.from({ length: 120 }, (_, i) => 119 - i),
       );
-      const reset = Number(results[0]!.headers.get('ratelimit-reset'));
-      expect(reset).toBeGreaterThan(0);
-      expect(reset).toBeLessThanOrEqual(60);
+      expect(results.map((result) => result.headers.get('ratelimit-reset'))).toEqual(
+        Array.from({ length: 120 }, () => '45'),
+      );
 
       const refused = await call('GET', '/v1/groups', { key: limitedKey, base: secondUrl });
       expectError(refused, 429, 'rate_limited');
-      const retryAfter = Number(refused.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(refused.headers.get('retry-after')).toBe('45');
       expect(refused.headers.get('ratelimit-remaining')).toBe('0');
 
       // Another key has its own window.
@@ -565,7 +596,7 @@ describe('API platform over HTTP', () => {
     });
 
     it('counts refused and failed requests too, with the headers on error responses', async () => {
-      const limiter = createRateLimiter(db.pool);
+      const limiter = createRateLimiter(db.pool, { clock: limiterClock });
       const before = await limiter.hit(limitedKey.key.id);
       const forbidden = await call('POST', '/v1/probe/widgets', {
         key: limitedKey,
