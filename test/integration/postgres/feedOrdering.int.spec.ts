@@ -9,6 +9,7 @@ import { type EmbeddedServer, startEmbeddedPostgres, url } from '../../../src/db
 import { migrate } from '../../../src/db/migrate.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * These tests hold writing transactions open on purpose, and an open writer holds back every feed
@@ -49,6 +50,27 @@ describe('PostgreSQL feed ordering', () => {
       `SELECT * FROM es_append($1, $2, 'any', ARRAY[$3::uuid], ARRAY['Late'], ARRAY['{"late":true}'::jsonb], ARRAY['{}'::jsonb])`,
       [stream, category, randomUUID()],
     );
+  }
+
+  /**
+   * A store of its own whose completed feed reads are counted, and a wait until it has read the
+   * feed `reads` more times: a live reader has then looked again since the caller's last step, and
+   * what it delivered by then is what it would deliver however long the test waited.
+   */
+  function watchedStore(pollIntervalMs: number) {
+    const watched = createPostgresEventStore({ pool, connectionString: dbUrl, pollIntervalMs });
+    let completed = 0;
+    const read = watched.readFeed.bind(watched);
+    watched.readFeed = async (options) => {
+      const page = await read(options);
+      completed += 1;
+      return page;
+    };
+    const readAgain = async (reads = 2) => {
+      const since = completed;
+      await eventually(() => expect(completed).toBeGreaterThanOrEqual(since + reads));
+    };
+    return { store: watched, readAgain };
   }
 
   const typesOf = async (category: string, limit = 100) =>
@@ -139,10 +161,11 @@ describe('PostgreSQL feed ordering', () => {
 
   it('a live subscriber waiting behind a late commit receives both events, in order, once it commits', async () => {
     const category = `live${randomUUID().slice(0, 8)}`;
+    const watched = watchedStore(50);
     const controller = new AbortController();
     const seen: string[] = [];
     const reader = (async () => {
-      for await (const item of store.subscribe({
+      for await (const item of watched.store.subscribe({
         after: null,
         categories: [category],
         signal: controller.signal,
@@ -156,7 +179,8 @@ describe('PostgreSQL feed ordering', () => {
     try {
       await appendInOpenTransaction(slow, `${category}-a`, category);
       await store.appendToStream(`${category}-b`, [{ type: 'Early', data: {} }]);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // A whole read after Early committed, and still nothing: Early waits behind the open append.
+      await watched.readAgain();
       expect(seen).toEqual([]);
       await slow.query('COMMIT');
       await reader;
@@ -164,45 +188,40 @@ describe('PostgreSQL feed ordering', () => {
     } finally {
       controller.abort();
       await slow.end();
+      await watched.store.close();
     }
   });
 
-  it('does not report caught up while a committed event is held back, and delivers it soon after the holder ends', async () => {
+  it('does not report caught up while a committed event is held back, and delivers it once the holder ends, without waiting for a poll', async () => {
     const category = `held${randomUUID().slice(0, 8)}`;
-    // A long poll: delivery must come from noticing the held-back event, not from the fallback poll.
-    const slowPoller = createPostgresEventStore({ pool, connectionString: dbUrl, pollIntervalMs: 10_000 });
+    // An hour's poll: delivery within the test can only come from noticing the held-back event.
+    const slowPoller = watchedStore(3_600_000);
     const other = await openClient(url(server.port, 'elsewhere'));
     const controller = new AbortController();
     const items: string[] = [];
-    let deliveredAt = 0;
     try {
       await other.query('BEGIN');
       await other.query('SELECT pg_current_xact_id()');
       await store.appendToStream(`${category}-a`, [{ type: 'Held', data: {} }]);
       const reader = (async () => {
-        for await (const item of slowPoller.subscribe({
+        for await (const item of slowPoller.store.subscribe({
           after: null,
           categories: [category],
           signal: controller.signal,
         })) {
           items.push('kind' in item ? item.kind : item.type);
-          if (!('kind' in item)) {
-            deliveredAt = Date.now();
-            controller.abort();
-          }
+          if (!('kind' in item)) controller.abort();
         }
       })();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await slowPoller.readAgain();
       expect(items).toEqual([]);
       await other.query('COMMIT');
-      const committedAt = Date.now();
+      await eventually(() => expect(items).toEqual(['Held']));
       await reader;
-      expect(items[0]).toBe('Held');
-      expect(deliveredAt - committedAt).toBeLessThan(1000);
     } finally {
       controller.abort();
       await other.end();
-      await slowPoller.close();
+      await slowPoller.store.close();
     }
   });
 });
