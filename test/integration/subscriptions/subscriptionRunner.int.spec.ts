@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
@@ -40,14 +41,30 @@ describe('subscription runner', () => {
   function runner(handler: SubscriptionHandler, options: Partial<SubscriptionRunnerOptions> = {}) {
     const created = createSubscriptionRunner({
       ...fastRunnerOptions,
-      ...options,
       pool: db.pool,
       databaseUrl: db.url,
       store,
+      ...options,
       handler,
     });
     runners.push(created);
     return created;
+  }
+
+  /** The pool as a runner gets it, counting the queries the runner sends through it. */
+  function countingPool(pool: pg.Pool) {
+    let queries = 0;
+    const counted = new Proxy(pool, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (property !== 'query') return typeof value === 'function' ? value.bind(target) : value;
+        return (...args: Parameters<pg.Pool['query']>) => {
+          queries += 1;
+          return target.query(...args);
+        };
+      },
+    });
+    return { pool: counted, queries: () => queries };
   }
 
   const everyEventOnce = async (subscriptionId: string, expectedIds: string[]) => {
@@ -81,7 +98,7 @@ describe('subscription runner', () => {
     const other = await appendEvents(store, uniqueCategory(), 1);
     const subscription = runner(seenHandler(`sub-${category}`, category));
     subscription.start();
-    await subscription.waitForCheckpoint(other[0]!.position, { timeoutMs: 10_000 });
+    await subscription.waitForCheckpoint(other[0]!.position);
     // The stored checkpoint stays on the subscription's own last event.
     expect((await loadCheckpoint(db.pool, `sub-${category}`))?.checkpoint).toBe(own.at(-1)!.position);
   });
@@ -166,7 +183,7 @@ describe('subscription runner', () => {
 
     const before = await appendEvents(store, category, 12);
     await first.waitForCheckpoint(before.at(-1)!.position);
-    await second.waitForCheckpoint(before.at(-1)!.position, { timeoutMs: 5_000 });
+    await second.waitForCheckpoint(before.at(-1)!.position);
     expect(handledBy).toEqual({ first: 12, second: 0 });
 
     await first.stop();
@@ -188,8 +205,9 @@ describe('subscription runner', () => {
       seenHandler(id, category, (events) => {
         handledBy[name]! += events.length;
       });
-    // The first steps back for longer than the second retries: the takeover order is then known.
-    const first = runner(counting('first'), { standbyRetryMs: 2_000 });
+    // The first steps back for longer than any test runs (it notices the loss from its session's end,
+    // not from a probe), the second retries at once: the takeover order is then known.
+    const first = runner(counting('first'), { standbyRetryMs: 600_000 });
     first.start();
     await eventually(() => expect(first.state).toBe('leading'));
     const second = runner(counting('second'), { standbyRetryMs: 50 });
@@ -205,7 +223,7 @@ describe('subscription runner', () => {
     expect(rows).toEqual([{ terminated: true }]);
 
     await eventually(() => expect(second.state).toBe('leading'));
-    expect(first.state).toBe('standby');
+    await eventually(() => expect(first.state).toBe('standby'));
     const events = await appendEvents(store, category, 6);
     await second.waitForCheckpoint(events.at(-1)!.position);
     expect(handledBy).toEqual({ first: 0, second: 6 });
@@ -221,12 +239,15 @@ describe('subscription runner', () => {
     const events = await appendEvents(store, category, 10);
     const poison = events[6]!;
     let fixed = false;
+    let poisonTries = 0;
+    const polls = countingPool(db.pool);
     const failing = runner(
       seenHandler(id, category, (batch) => {
-        if (!fixed && batch.some((event) => event.id === poison.id))
-          throw new Error('cannot project this event');
+        if (!batch.some((event) => event.id === poison.id)) return;
+        poisonTries += 1;
+        if (!fixed) throw new Error('cannot project this event');
       }),
-      { batchSize: 4 },
+      { batchSize: 4, pool: polls.pool },
     );
     const healthy = runner(seenHandler(`healthy-${category}`, category));
     failing.start();
@@ -254,8 +275,12 @@ describe('subscription runner', () => {
       events.map((event) => event.id),
     );
 
-    // Parked means stopped: nothing moves, however long it waits.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Parked means stopped: it looks for a resume (a query per poll) and neither retries nor moves on.
+    const triesWhenParked = poisonTries;
+    const queriesWhenParked = polls.queries();
+    await eventually(() => expect(polls.queries()).toBeGreaterThanOrEqual(queriesWhenParked + 2));
+    expect(poisonTries).toBe(triesWhenParked);
+    expect(failing.state).toBe('parked');
     expect((await loadCheckpoint(db.pool, id))?.checkpoint).toBe(events[5]!.position);
 
     fixed = true;
@@ -295,16 +320,16 @@ describe('subscription runner', () => {
     await inHandler;
 
     let stopped = false;
+    // What the database holds at the moment stop() resolves: the batch in flight, committed.
     const stopping = subscription.stop().then(() => {
       stopped = true;
+      return loadCheckpoint(db.pool, id);
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(stopped).toBe(false);
     release();
-    await stopping;
+    expect((await stopping)?.checkpoint).toBe(events.at(-1)!.position);
 
     expect(subscription.state).toBe('stopped');
-    expect((await loadCheckpoint(db.pool, id))?.checkpoint).toBe(events.at(-1)!.position);
     await everyEventOnce(
       id,
       events.map((event) => event.id),
