@@ -13,7 +13,7 @@ import {
   StreamNotFoundError,
   type SubscribeToAllOptions,
 } from '@eventstore/db-client';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventStoreContract } from '../../../test/contract/eventStore.contract.js';
 import type { Checkpoint } from '../eventStore.js';
 import { esdbEventStoreOver } from './esdbEventStore.js';
@@ -218,41 +218,57 @@ describe('EventStoreDB adapter details', () => {
     await expect(store.readStream('case-1', { fromRevision: -1n })).rejects.toBeInstanceOf(TypeError);
   });
 
-  it('returns from a wait at once when events are already visible after the given position', async () => {
-    const fake = new FakeEsdb();
-    const store = esdbEventStoreOver(fake.client);
-    const { position } = await store.appendToStream('case-1', [{ type: 'A', data: {} }]);
-    await store.appendToStream('case-1', [{ type: 'B', data: {} }]);
-    const started = Date.now();
-    await store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 5_000, after: position });
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(fake.openSubscriptions).toBe(0);
-  });
+  describe('waits, on a clock the test moves', () => {
+    // Only the wait's own timer is faked: a wait that settles while the clock stands still did not
+    // wait out its timeout, and one that settles when the clock reaches it did, whatever the pace.
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('waits out the timeout when nothing arrives, and ends early on abort or close', async () => {
-    const fake = new FakeEsdb();
-    const store = esdbEventStoreOver(fake.client);
-    const head = (await store.headCheckpoint()) as Checkpoint | null;
-    expect(head).toBeNull();
+    it('returns at once when events are already visible after the given position', async () => {
+      const fake = new FakeEsdb();
+      const store = esdbEventStoreOver(fake.client);
+      const { position } = await store.appendToStream('case-1', [{ type: 'A', data: {} }]);
+      await store.appendToStream('case-1', [{ type: 'B', data: {} }]);
+      await store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 5_000, after: position });
+      expect(vi.getTimerCount()).toBe(0);
+      expect(fake.openSubscriptions).toBe(0);
+    });
 
-    let started = Date.now();
-    await store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 50, categories: [] });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    it('waits out the timeout when nothing arrives, and ends early on abort or close', async () => {
+      const fake = new FakeEsdb();
+      const store = esdbEventStoreOver(fake.client);
+      const head = (await store.headCheckpoint()) as Checkpoint | null;
+      expect(head).toBeNull();
 
-    const controller = new AbortController();
-    started = Date.now();
-    const aborted = store.waitForEvents({ signal: controller.signal, timeoutMs: 5_000, after: null });
-    setTimeout(() => controller.abort(), 20);
-    await aborted;
-    expect(Date.now() - started).toBeLessThan(1_000);
+      let waited = false;
+      const waiting = store
+        .waitForEvents({ signal: new AbortController().signal, timeoutMs: 50, categories: [] })
+        .then(() => {
+          waited = true;
+        });
+      await vi.advanceTimersByTimeAsync(49);
+      expect(waited).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(waited).toBe(true);
 
-    const pending = store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 5_000 });
-    await tick();
-    started = Date.now();
-    await store.close();
-    await pending;
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(fake.disposed).toBe(true);
-    expect(fake.openSubscriptions).toBe(0);
+      const controller = new AbortController();
+      const aborted = store.waitForEvents({ signal: controller.signal, timeoutMs: 5_000, after: null });
+      await tick();
+      controller.abort();
+      await aborted;
+
+      const pending = store.waitForEvents({ signal: new AbortController().signal, timeoutMs: 5_000 });
+      await tick();
+      await store.close();
+      await pending;
+      expect(vi.getTimerCount()).toBe(0);
+      expect(fake.disposed).toBe(true);
+      expect(fake.openSubscriptions).toBe(0);
+    });
   });
 });
