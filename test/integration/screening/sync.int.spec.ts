@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/testDatabas
 
 const data = screeningData('sources sync of the real lists (fixtures are served instead)');
 const fixture = (...segments: string[]) => path.resolve('test/fixtures/screening', ...segments);
+const ofacFixtureSet = fixture('ofac-csv', 'set');
 
 /** What the publishers serve: the real files when present, else the fixtures. */
 const lists = data.available
@@ -31,7 +32,7 @@ const lists = data.available
       unNewPublished: '2026-02-27T00:00:09.554Z',
     }
   : {
-      ofacDir: fixture('ofac-csv', 'set'),
+      ofacDir: ofacFixtureSet,
       ofacEntities: 7,
       unOld: fixture('un-xml', 'snapshots', 'list-v1.xml'),
       unOldEntities: 3,
@@ -132,11 +133,19 @@ describe('casescreen sources sync', () => {
     return (JSON.parse(result.stdout) as { snapshots: Record<string, unknown>[] }).snapshots;
   }
 
-  /** Serves the OFAC set under `/<prefix>/`, each file with its own Last-Modified. */
-  function serveOfac(prefix: string, lastModified: Record<string, string | undefined>) {
+  /**
+   * Serves an OFAC set under `/<prefix>/`, each file with its own Last-Modified: the real one by
+   * default, the small fixture set where only the dating of a set is tested (loading the real set
+   * again adds nothing there but seconds).
+   */
+  function serveOfac(
+    prefix: string,
+    lastModified: Record<string, string | undefined>,
+    dir: string = lists.ofacDir,
+  ) {
     for (const name of OFAC_FILES) {
       publisher.routes.set(`/${prefix}/${name}`, {
-        file: path.join(lists.ofacDir, name),
+        file: path.join(dir, name),
         lastModified: lastModified[name],
       });
     }
@@ -355,7 +364,7 @@ describe('casescreen sources sync', () => {
   });
 
   it('refuses a set whose files state no date when a response has no Last-Modified, naming the URL', async () => {
-    const urls = serveOfac('ofac-undated', { ...ofacDates, 'sdn_comments.csv': undefined });
+    const urls = serveOfac('ofac-undated', { ...ofacDates, 'sdn_comments.csv': undefined }, ofacFixtureSet);
     const config = await configFile([
       { dataset: 'sync_ofac_undated', format: 'ofac-csv', urls, publishedAtFrom: 'last-modified' },
     ]);
@@ -394,7 +403,7 @@ describe('casescreen sources sync', () => {
   });
 
   it('refuses an OFAC set with files missing unless the source says allowPartial, and records the partial load', async () => {
-    const urls = serveOfac('ofac-incomplete', ofacDates).filter((url) => url.endsWith('/sdn.csv'));
+    const urls = serveOfac('ofac-incomplete', ofacDates, ofacFixtureSet).filter((url) => url.endsWith('/sdn.csv'));
     const source = { dataset: 'sync_ofac_incomplete', format: 'ofac-csv', urls };
     const { code, out } = await syncJson(await configFile([source]));
     expect(code).toBe(1);
@@ -422,7 +431,7 @@ describe('casescreen sources sync', () => {
   });
 
   it('makes a new version when the publisher re-issues the same files under a newer Last-Modified', async () => {
-    const urls = serveOfac('ofac-restamped', ofacDates);
+    const urls = serveOfac('ofac-restamped', ofacDates, ofacFixtureSet);
     const config = await configFile([
       { dataset: 'sync_ofac_restamped', format: 'ofac-csv', urls, publishedAtFrom: 'last-modified' },
     ]);
