@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { SERVICE_START_TIMEOUT_MS } from '../../support/serviceProcess.js';
 
 const built = existsSync('dist/src/cli/main.js');
 if (!built)
@@ -10,7 +11,7 @@ if (!built)
 describe.skipIf(!built)('npx casescreen', () => {
   it('runs the operator CLI through the bin npm links into node_modules/.bin', async () => {
     const { stdout } = await promisify(execFile)('npx', ['--no-install', 'casescreen', '--help'], {
-      timeout: 30_000,
+      timeout: SERVICE_START_TIMEOUT_MS,
     });
     expect(stdout).toContain('projections');
     expect(stdout).toContain('migrate');
