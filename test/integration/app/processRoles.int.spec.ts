@@ -98,37 +98,35 @@ describe('process roles', () => {
     const category = uniqueCategory('work');
     const streams = 40;
     const perStream = 100;
-    // One stream after another, so the feed holds them in this order.
-    for (let s = 0; s < streams; s++) {
-      await store.appendToStream(
-        `${category}-${s}`,
-        Array.from({ length: perStream }, (_, n) => ({ type: 'Counted', data: { n } })),
-      );
-    }
-    // The barrier, half-way: an uncommitted row of stream 20 makes the projection's upsert of that
-    // stream wait for this transaction, so the first worker is held mid-backlog until it ends.
-    const barred = `${category}-${streams / 2}`;
+    await Promise.all(
+      Array.from({ length: streams }, (_, s) =>
+        store.appendToStream(
+          `${category}-${s}`,
+          Array.from({ length: perStream }, (_, n) => ({ type: 'Counted', data: { n } })),
+        ),
+      ),
+    );
+    // The barrier: a SHARE lock on the index table makes the worker's first batch wait, so it is
+    // held at the start of the backlog until this transaction ends. The lock takes no transaction
+    // id, so unlike a row written and left uncommitted it holds back no feed of the server.
     await installProjections(db.pool, projections);
     const barrier = new pg.Client({ connectionString: db.url });
     await barrier.connect();
     try {
       await barrier.query('BEGIN');
-      await barrier.query(
-        `INSERT INTO stream_index (stream_name, category, last_revision, event_count, last_event_type,
-                                   first_recorded_at, last_recorded_at)
-         VALUES ($1, $2, -1, 0, 'Barrier', now(), now())`,
-        [barred, category],
+      await barrier.query('LOCK TABLE stream_index IN SHARE MODE');
+      const { rows } = await barrier.query<{ xid: string | null; pid: number }>(
+        'SELECT pg_current_xact_id_if_assigned()::text AS xid, pg_backend_pid() AS pid',
       );
-      const barrierPid = (await barrier.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!
-        .pid;
+      expect(rows[0]!.xid).toBeNull();
 
       const first = start('work');
       await eventually(async () => {
-        const { rows } = await db.pool.query<{ waiting: number }>(
+        const blocked = await db.pool.query<{ waiting: number }>(
           'SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))',
-          [barrierPid],
+          [rows[0]!.pid],
         );
-        if (rows[0]!.waiting === 0) throw new Error(`the worker has not reached ${barred} yet`);
+        if (blocked.rows[0]!.waiting === 0) throw new Error('the worker has not reached the barrier yet');
       }, SERVICE_START_TIMEOUT_MS);
       first.child.kill('SIGTERM');
       await logged(first, 'shutting down');
@@ -138,11 +136,12 @@ describe('process roles', () => {
     } finally {
       await barrier.end();
     }
+    // Stopped in the middle: the batch it held when the signal came committed, and no more.
     const afterStop = await checkpointOf();
+    expect(afterStop).not.toBeNull();
     const indexedAtStop = await listStreams(db.pool, category, { limit: streams });
-    // Stopped in the middle: the streams before the barrier are indexed, the last one is not.
-    expect(indexedAtStop[0]).toMatchObject({ streamName: `${category}-0`, eventCount: perStream });
-    expect(indexedAtStop.map((entry) => entry.streamName)).not.toContain(`${category}-${streams - 1}`);
+    expect(indexedAtStop.length).toBeGreaterThan(0);
+    expect(indexedAtStop.reduce((sum, entry) => sum + entry.eventCount, 0)).toBeLessThan(streams * perStream);
 
     const second = start('work');
     await eventually(async () => {
