@@ -124,14 +124,14 @@ export async function checkState(store: EventStore, check: string): Promise<Chec
 }
 
 /** Waits until the check has completed or failed, and returns it. */
-export function checkEnded(store: EventStore, check: string, timeoutMs = 20_000): Promise<CheckState> {
+export function checkEnded(store: EventStore, check: string): Promise<CheckState> {
   return eventually(async () => {
     const state = await checkState(store, check);
     if (state.lifecycleStatus !== 'completed' && state.lifecycleStatus !== 'failed') {
       throw new Error(`check ${check} is ${state.lifecycleStatus}`);
     }
     return state;
-  }, timeoutMs);
+  });
 }
 
 /**
