@@ -20,10 +20,16 @@ export interface ServiceProcess {
 
 /**
  * Runs the real entry point (src/main.ts through tsx) as its own process, on a free local port,
- * logging at info. It may take its time to stop: a hang shows as the test's own timeout.
+ * logging at info (an empty DATABASE_URL counts as unset: the embedded server). It may take its time to stop: a hang shows as the test's own timeout.
  */
-export function startServiceProcess(role: string, env: Record<string, string>): ServiceProcess {
+export function startServiceProcess(
+  role: string,
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+    // A process group of its own, as a terminal's foreground job: a signal to -pid reaches the group.
+    detached: options.detached ?? false,
     env: {
       ...process.env,
       PORT: '0',

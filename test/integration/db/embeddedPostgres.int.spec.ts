@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +12,7 @@ import {
   startEmbeddedPostgres,
 } from '../../../src/db/embeddedPostgres.js';
 import { runCliCaptured } from '../../support/cli.js';
-import { eventually } from '../../support/eventually.js';
+import { servingUrl, startServiceProcess } from '../../support/serviceProcess.js';
 
 /**
  * The embedded server as a newcomer meets it: started for the service, stopped after it on Ctrl-C,
@@ -115,37 +114,21 @@ describe.skipIf(!hasProc)('the service on its embedded PostgreSQL, stopped with 
 
   it('drains the service first, then stops the server, which the terminal signal never reached', async () => {
     const dataDir = path.join(dir, 'postgres');
-    const env: NodeJS.ProcessEnv = { ...process.env, EMBEDDED_PG_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
-    delete env.DATABASE_URL;
-    // A group of its own, as a terminal's foreground job: Ctrl-C signals the whole group.
-    const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'all'], {
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = service;
-    let output = '';
-    service.stdout!.on('data', (chunk) => {
-      output += chunk;
-    });
-    service.stderr!.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = once(service, 'exit');
-    const messages = () =>
-      output
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { msg: string; level: number });
-    await eventually(() => expect(messages().map((m) => m.msg)).toContain('serving'), 60_000);
+    const service = startServiceProcess(
+      'all',
+      { DATABASE_URL: '', EMBEDDED_PG_DIR: dataDir },
+      { detached: true },
+    );
+    child = service.child;
+    const messages = () => service.logLines() as { msg: string; level: number }[];
+    await servingUrl(service);
 
     const postmaster = postmasterPid(dataDir);
-    expect(groupAndSession(postmaster).group).not.toBe(service.pid);
-    expect(groupAndSession(postmaster).session).not.toBe(groupAndSession(service.pid!).session);
+    expect(groupAndSession(postmaster).group).not.toBe(service.child.pid);
+    expect(groupAndSession(postmaster).session).not.toBe(groupAndSession(service.child.pid!).session);
 
-    process.kill(-service.pid!, 'SIGINT');
-    const [code] = await exited;
-    expect(code, output).toBe(0);
+    process.kill(-service.child.pid!, 'SIGINT');
+    expect(await service.exited, service.output()).toBe(0);
     const order = messages().map((m) => m.msg);
     const stopped = order.indexOf('embedded PostgreSQL stopped');
     expect(order.indexOf('shutting down')).toBeGreaterThan(-1);
@@ -153,7 +136,7 @@ describe.skipIf(!hasProc)('the service on its embedded PostgreSQL, stopped with 
     expect(order.indexOf('shutdown complete')).toBeGreaterThan(stopped);
     expect(
       messages().filter((m) => m.level >= 50),
-      output,
+      service.output(),
     ).toEqual([]);
     expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false);
     // One shutdown request reached the server: the service's own, after it had drained.
