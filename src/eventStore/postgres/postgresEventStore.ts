@@ -175,13 +175,14 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
       try {
-        if (after !== undefined && (await store.readFeed({ after, categories, limit: 1 })).length > 0) return;
         // Committed events held back by an older open transaction: no notification will come when that
         // transaction ends without appending, so look again soon instead of sleeping a whole poll.
-        const wait =
-          after !== undefined && (await hasHeldBackEvents(after, categories))
-            ? Math.min(timeoutMs, HELD_BACK_RECHECK_MS)
-            : timeoutMs;
+        // Asked before the feed is read: a holder ending between the two is then seen by the read,
+        // where asked after it, the event would have been neither read nor held back, and missed
+        // for a whole poll interval.
+        const heldBack = after !== undefined && (await hasHeldBackEvents(after, categories));
+        if (after !== undefined && (await store.readFeed({ after, categories, limit: 1 })).length > 0) return;
+        const wait = heldBack ? Math.min(timeoutMs, HELD_BACK_RECHECK_MS) : timeoutMs;
         await Promise.race([
           registration.woken,
           new Promise<void>((resolve) => {

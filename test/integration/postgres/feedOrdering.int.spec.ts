@@ -192,6 +192,68 @@ describe('PostgreSQL feed ordering', () => {
     }
   });
 
+  it('a wait that began while an event was held back ends soon after the holder ends between its looks', async () => {
+    const category = `gap${randomUUID().slice(0, 8)}`;
+    const other = await openClient(url(server.port, 'elsewhere'));
+    const waiting = createPostgresEventStore({ pool, connectionString: dbUrl, pollIntervalMs: 3_600_000 });
+    try {
+      // The store listens for notifications first (it wakes every waiter once it has connected).
+      const warmUp = `${category}w`;
+      const listening = waiting.waitForEvents({
+        signal: new AbortController().signal,
+        timeoutMs: 3_600_000,
+        categories: [warmUp],
+      });
+      await store.appendToStream(`${warmUp}-x`, [{ type: 'WarmUp', data: {} }]);
+      await listening;
+
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      // The append's notification is taken by a wait of its own, so it cannot end the wait below.
+      const notified = waiting.waitForEvents({
+        signal: new AbortController().signal,
+        timeoutMs: 3_600_000,
+        categories: [category],
+      });
+      await store.appendToStream(`${category}-a`, [{ type: 'Held', data: {} }]);
+      await notified;
+      // The holder ends right after the wait's look at the feed: the event was not read then, and
+      // no notification will come for it. Only a wait that knew it was held back looks again soon.
+      const read = waiting.readFeed.bind(waiting);
+      let ended = false;
+      waiting.readFeed = async (options) => {
+        const page = await read(options);
+        if (!ended) {
+          ended = true;
+          await other.query('COMMIT');
+        }
+        return page;
+      };
+      const controller = new AbortController();
+      let woke = false;
+      const wait = waiting
+        .waitForEvents({
+          signal: controller.signal,
+          timeoutMs: 3_600_000,
+          categories: [category],
+          after: null,
+        })
+        .then(() => {
+          woke = true;
+        });
+      try {
+        await eventually(() => expect(woke).toBe(true));
+      } finally {
+        controller.abort();
+        await wait;
+      }
+      expect(await typesOf(category)).toEqual(['Held']);
+    } finally {
+      await other.end();
+      await waiting.close();
+    }
+  });
+
   it('does not report caught up while a committed event is held back, and delivers it once the holder ends, without waiting for a poll', async () => {
     const category = `held${randomUUID().slice(0, 8)}`;
     // An hour's poll: delivery within the test can only come from noticing the held-back event.
