@@ -403,7 +403,9 @@ describe('casescreen sources sync', () => {
   });
 
   it('refuses an OFAC set with files missing unless the source says allowPartial, and records the partial load', async () => {
-    const urls = serveOfac('ofac-incomplete', ofacDates, ofacFixtureSet).filter((url) => url.endsWith('/sdn.csv'));
+    const urls = serveOfac('ofac-incomplete', ofacDates, ofacFixtureSet).filter((url) =>
+      url.endsWith('/sdn.csv'),
+    );
     const source = { dataset: 'sync_ofac_incomplete', format: 'ofac-csv', urls };
     const { code, out } = await syncJson(await configFile([source]));
     expect(code).toBe(1);
