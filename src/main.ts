@@ -36,14 +36,16 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
+    // The log is written asynchronously: let the last lines out, in order, before exiting.
+    const exitAfterLog = (code: number) => logger.flush(() => process.exit(code));
     runtime!.stop().then(
       () => {
         logger.info('shutdown complete');
-        process.exit(0);
+        exitAfterLog(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exitAfterLog(1);
       },
     );
   };

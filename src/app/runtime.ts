@@ -4,7 +4,7 @@ import { projections } from '../../projections/registry.js';
 import { installProjections } from '../../projections/registryStore.js';
 import { buildApiServer } from '../api/apiServer.js';
 import type { Config } from '../config.js';
-import { createPool, type Database, describeDatabase, openDatabase } from '../db/database.js';
+import { closePool, createPool, type Database, describeDatabase, openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { openEventStore } from '../eventStore/openEventStore.js';
@@ -62,7 +62,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     if (report.applied.length > 0) logger.info({ applied: report.applied.map((m) => m.name) }, 'migrated');
 
     const pool = createPool(database.url, { max: 20, applicationName: `casescreen-${config.role}` });
-    started.push({ name: 'pool', stop: () => pool.end() });
+    started.push({ name: 'pool', stop: () => closePool(pool) });
     const store = openEventStore(config, { pool, databaseUrl: database.url });
     started.push({ name: 'event store', stop: () => store.close() });
     // Serve-only processes read projection views before any worker may have created them.

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { projections } from '../../projections/registry.js';
 import { installProjections } from '../../projections/registryStore.js';
 import { loadConfig } from '../config.js';
-import { createPool, describeDatabase, openDatabase } from '../db/database.js';
+import { closePool, createPool, describeDatabase, openDatabase } from '../db/database.js';
 import { type MigrationReport, migrate } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { openEventStore } from '../eventStore/openEventStore.js';
@@ -38,7 +38,7 @@ export async function withCliContext<T>(io: CliIo, command: (context: CliContext
         await store.close();
       }
     } finally {
-      await pool.end();
+      await closePool(pool);
     }
   } finally {
     await database.close();

@@ -75,3 +75,21 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   pool.on('error', () => {});
   return pool;
 }
+
+/**
+ * Ends the pool and resolves once every one of its connections has closed. `pool.end()` resolves as
+ * soon as it has asked them to close; a server stopped right after it would cut connections whose
+ * goodbye it had not read yet.
+ */
+export async function closePool(pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      open -= 1;
+      if (open <= 0) resolve();
+    });
+  });
+  await pool.end();
+  await closed;
+}

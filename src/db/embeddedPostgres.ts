@@ -350,6 +350,8 @@ async function start(
     // A forgotten open writing transaction holds back every feed reader (see docs/event-store.md).
     '-c idle_in_transaction_session_timeout=60000',
     '-c max_connections=200',
+    // The application name in each line says which part of the service a connection belongs to.
+    `-c "log_line_prefix=%m [%p] %a: "`,
   ];
   try {
     await pgCtl(binaries, user, [

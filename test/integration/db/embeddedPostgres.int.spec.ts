@@ -133,7 +133,7 @@ describe.skipIf(!hasProc)('the service on its embedded PostgreSQL, stopped with 
     const stopped = order.indexOf('embedded PostgreSQL stopped');
     expect(order.indexOf('shutting down')).toBeGreaterThan(-1);
     expect(stopped).toBeGreaterThan(order.indexOf('shutting down'));
-    expect(order.indexOf('shutdown complete')).toBeGreaterThan(stopped);
+    expect(order.indexOf('shutdown complete'), service.output()).toBeGreaterThan(stopped);
     expect(
       messages().filter((m) => m.level >= 50),
       service.output(),
