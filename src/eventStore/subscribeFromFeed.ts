@@ -36,6 +36,8 @@ export async function* subscribeFromFeed(
       continue;
     }
     heldBackClear = false;
+    // The consumer may have stopped on the last event delivered: then nothing more is yielded.
+    if (signal.aborted) return;
     yield { kind: 'caughtUp', checkpoint: after };
     await store.waitForEvents({ signal, timeoutMs: pollIntervalMs, categories, after });
   }

@@ -217,6 +217,19 @@ describe('subscribeToFeed', () => {
     expect(items).toEqual([{ kind: 'caughtUp', checkpoint: start }]);
   });
 
+  it('yields nothing more once the consumer stops on the last event', async () => {
+    const all = new FakeAll();
+    all.append('case-1');
+    const controller = new AbortController();
+    const { reader } = feedOver(all, () => undefined);
+    const items: SubscriptionItem[] = [];
+    for await (const item of subscribeToFeed(reader, { after: null, signal: controller.signal }, 10)) {
+      items.push(item);
+      controller.abort();
+    }
+    expect(items.map((item) => (isCaughtUp(item) ? 'caughtUp' : item.streamName))).toEqual(['case-1']);
+  });
+
   it('does not start when the signal is already aborted', async () => {
     const all = new FakeAll();
     all.append('case-1');

@@ -34,6 +34,8 @@ export async function* subscribeToFeed(
     }
     cursor = scan.cursor;
     if (scan.reachedEnd) {
+      // The consumer may have stopped on the last event delivered: then nothing more is yielded.
+      if (signal.aborted) return;
       yield { kind: 'caughtUp', checkpoint: delivered };
       await feed.waitForEvents({
         signal,
