@@ -45,7 +45,7 @@ describe('subscribeFromFeed', () => {
   it('marks caught up only after a look at held-back events found none since the last read', async () => {
     const controller = new AbortController();
     // Empty while an event is held back; then the holder ends, and the event is read.
-    const feed = scriptedFeed([[], [], [event('1:1')]], [true, false, false]);
+    const feed = scriptedFeed([[], [], [event('1:1' as Checkpoint)]], [true, false, false]);
     const seen = await collect(
       subscribeFromFeed(feed.store, { after: null, signal: controller.signal }, 10, feed.hasHeldBack),
       (item) => {
@@ -59,7 +59,7 @@ describe('subscribeFromFeed', () => {
     const controller = new AbortController();
     // The look at held-back events is clear before the event is read: the next short page would
     // otherwise be followed by a caughtUp the consumer no longer wants.
-    const feed = scriptedFeed([[], [event('1:1')]], [false]);
+    const feed = scriptedFeed([[], [event('1:1' as Checkpoint)]], [false]);
     const seen = await collect(
       subscribeFromFeed(feed.store, { after: null, signal: controller.signal }, 10, feed.hasHeldBack),
       () => controller.abort(),
