@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { EventStore } from '../src/eventStore/eventStore.js';
+import type { Logger } from '../src/shared/logger.js';
+import { sleep } from '../src/shared/sleep.js';
 import { advanceCheckpoint, ensureCheckpoint, loadCheckpoint } from '../src/subscriptions/checkpointStore.js';
 import { CheckpointTimeoutError } from '../src/subscriptions/checkpointWatch.js';
 import { countEventsAfter, type FeedLag } from '../src/subscriptions/feedLag.js';
-import type { Logger } from '../src/subscriptions/logger.js';
-import { sleep } from '../src/subscriptions/sleep.js';
 import {
   createSubscriptionRunner,
   type RunnerState,

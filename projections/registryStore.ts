@@ -1,7 +1,6 @@
 import pg from 'pg';
+import type { Queryable } from '../src/db/sql.js';
 import { assertValidDefinition, type ProjectionDefinition, versionTables } from './projection.js';
-
-type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /** A projection's row in `projection_registry`. */
 export interface RegistryEntry {

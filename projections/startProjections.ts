@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Checkpoint, EventStore } from '../src/eventStore/eventStore.js';
+import { type Logger, silentLogger } from '../src/shared/logger.js';
 import type { WaitForCheckpointOptions } from '../src/subscriptions/checkpointWatch.js';
 import { describeError } from '../src/subscriptions/failurePolicy.js';
-import { type Logger, silentLogger } from '../src/subscriptions/logger.js';
 import {
   createSubscriptionRunner,
   type SubscriptionRunner,

@@ -1,7 +1,7 @@
 import { type Runtime, startRuntime } from './app/runtime.js';
 import { ConfigError, loadConfig, type ProcessRole } from './config.js';
-import { createLogger } from './log.js';
 import { withDotEnv } from './shared/dotEnv.js';
+import { createLogger } from './shared/logger.js';
 
 const ROLES: ProcessRole[] = ['all', 'serve', 'work'];
 

@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { CaseState } from '../../src/cases/caseState.js';
+import type { Queryable } from '../../src/db/sql.js';
 import { caseViewsProjection } from './caseProjection.js';
-
-type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 /** A case as the `case_views` projection last stored it: possibly behind its stream. */
 export interface CaseView {

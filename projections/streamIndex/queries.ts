@@ -1,6 +1,5 @@
 import type pg from 'pg';
-
-type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+import type { Queryable } from '../../src/db/sql.js';
 
 export interface StreamIndexEntry {
   streamName: string;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/sql.js';
 import { ApiError } from '../http/errors.js';
 import { type AuthFailureReason, authenticateKey, recordKeyUse } from '../workspace/apiKeys.js';
-import type { Queryable } from '../workspace/sql.js';
 import './apiKeyContext.js';
 
 /** `Authorization: Bearer <key>`: the scheme is case-insensitive (RFC 9110), the token is not. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/sql.js';
 import { recordRequest } from '../requestLog/requestLog.js';
-import type { Queryable } from '../workspace/sql.js';
 
 /**
  * Logs the metadata of every request an API key made, once the response is out: method, path (no

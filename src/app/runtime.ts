@@ -8,7 +8,7 @@ import { closePool, createPool, type Database, describeDatabase, openDatabase } 
 import { migrate } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { openEventStore } from '../eventStore/openEventStore.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/logger.js';
 import { startWorkers } from './workers.js';
 
 export interface Runtime {

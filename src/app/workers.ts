@@ -3,8 +3,8 @@ import { startProjections } from '../../projections/startProjections.js';
 import { startCheckRunner } from '../checks/checkRunner.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventStore/eventStore.js';
-import type { Logger } from '../log.js';
 import { startPurgeScheduler } from '../maintenance/purgeScheduler.js';
+import type { Logger } from '../shared/logger.js';
 
 export interface Workers {
   stop(): Promise<void>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../workspace/sql.js';
+import type { Queryable } from '../db/sql.js';
 
 /**
  * The stored bytes of case file attachments (table `case_attachment_files`, migration 8). The case

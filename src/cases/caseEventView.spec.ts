@@ -16,18 +16,18 @@ import {
 import { CaseEvent as CaseEventSchema } from '../api/schemas/case.js';
 import {
   type Actor,
+  CASE_EVENT_TYPES,
   type CaseEvent,
   type CaseEventType,
-  CASE_EVENT_TYPES as DOMAIN_EVENT_TYPES,
   type MaterialAdded,
   type MaterialType,
   SYSTEM_ACTOR,
 } from './caseEvents.js';
 import {
   actorResource,
-  CASE_EVENT_TYPES,
-  type CaseEventTypeName,
   caseEventResources,
+  PUBLIC_CASE_EVENT_TYPES,
+  type PublicCaseEventType,
   type StoredCaseEvent,
   visibleForm,
 } from './caseEventView.js';
@@ -178,7 +178,7 @@ const SAMPLES: Record<CaseEventType, CaseEvent> = {
 };
 
 /** docs/cases.md, "Case events": the CaseEventType of each domain event; undefined for audit-only ones. */
-const EXPECTED: Record<CaseEventType, CaseEventTypeName | undefined> = {
+const EXPECTED: Record<CaseEventType, PublicCaseEventType | undefined> = {
   CaseCreated: 'case_created',
   CheckStarted: undefined,
   CheckCompleted: 'check_completed',
@@ -218,22 +218,22 @@ function completedWith(scores: number[]): CaseEvent {
 }
 
 describe('visibleForm: the allowlist', () => {
-  it.each(DOMAIN_EVENT_TYPES.map((type) => [type, EXPECTED[type]] as const))('%s -> %s', (type, expected) => {
+  it.each(CASE_EVENT_TYPES.map((type) => [type, EXPECTED[type]] as const))('%s -> %s', (type, expected) => {
     expect(visibleForm(SAMPLES[type])?.type).toBe(expected);
   });
 
   it('hides exactly the audit-only events', () => {
-    const hidden = DOMAIN_EVENT_TYPES.filter((type) => visibleForm(SAMPLES[type]) === undefined);
+    const hidden = CASE_EVENT_TYPES.filter((type) => visibleForm(SAMPLES[type]) === undefined);
     expect(hidden).toEqual(['CheckStarted', 'CheckDecisionWithdrawn']);
   });
 
   it('shows every CaseEventType of the API, each from some domain event', () => {
     const shown = new Set([
-      ...DOMAIN_EVENT_TYPES.map((type) => visibleForm(SAMPLES[type])?.type),
+      ...CASE_EVENT_TYPES.map((type) => visibleForm(SAMPLES[type])?.type),
       visibleForm(material('link'))?.type,
       visibleForm(material('file'))?.type,
     ]);
-    expect([...CASE_EVENT_TYPES].filter((type) => !shown.has(type))).toEqual([]);
+    expect([...PUBLIC_CASE_EVENT_TYPES].filter((type) => !shown.has(type))).toEqual([]);
   });
 
   it.each([
@@ -402,10 +402,10 @@ describe('caseEventResources', () => {
   it('renders every visible sample through the schema', () => {
     const all = [
       SAMPLES.CaseCreated,
-      ...DOMAIN_EVENT_TYPES.filter((t) => t !== 'CaseCreated').map((t) => SAMPLES[t]),
+      ...CASE_EVENT_TYPES.filter((t) => t !== 'CaseCreated').map((t) => SAMPLES[t]),
     ];
     const resources = caseEventResources(storedStream(all));
-    expect(resources).toHaveLength(DOMAIN_EVENT_TYPES.length - 2);
+    expect(resources).toHaveLength(CASE_EVENT_TYPES.length - 2);
     for (const { revision: _revision, ...body } of resources) {
       expect(CaseEventSchema.parse(body)).toBeTruthy();
     }

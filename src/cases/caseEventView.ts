@@ -7,7 +7,7 @@ import type { Actor, CaseEvent } from './caseEvents.js';
  * documented in docs/cases.md, "Case events".
  */
 
-export const CASE_EVENT_TYPES = [
+export const PUBLIC_CASE_EVENT_TYPES = [
   'case_created',
   'case_review_started',
   'case_reopened',
@@ -28,7 +28,7 @@ export const CASE_EVENT_TYPES = [
   'case_decision_reason_saved',
 ] as const;
 
-export type CaseEventTypeName = (typeof CASE_EVENT_TYPES)[number];
+export type PublicCaseEventType = (typeof PUBLIC_CASE_EVENT_TYPES)[number];
 
 export interface ActorResource {
   type: Actor['type'];
@@ -42,7 +42,7 @@ export function actorResource(actor: Actor): ActorResource {
 
 export interface CaseEventResource {
   event_id: string;
-  event_type: CaseEventTypeName;
+  event_type: PublicCaseEventType;
   object_type: 'case';
   object_reference: string;
   case_reference: string;
@@ -64,7 +64,7 @@ export interface StoredCaseEvent {
 }
 
 interface Visible {
-  type: CaseEventTypeName;
+  type: PublicCaseEventType;
   actor: Actor;
   summary: string;
   payload: Record<string, unknown>;

@@ -1,5 +1,5 @@
+import type { Queryable } from '../db/sql.js';
 import type { CheckType } from '../screening/checkTypes.js';
-import type { Queryable } from '../workspace/sql.js';
 
 /**
  * The work table `check_jobs` (migration 0007, docs/check-runner.md): one row per queued check.

@@ -5,9 +5,9 @@ import type { CaseCommand } from '../cases/caseDecide.js';
 import { loadCase, runCaseCommand } from '../cases/caseRepository.js';
 import { findCheck } from '../cases/caseState.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { type Logger, silentLogger } from '../shared/logger.js';
+import { sleep } from '../shared/sleep.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
-import { type Logger, silentLogger } from '../subscriptions/logger.js';
-import { sleep } from '../subscriptions/sleep.js';
 import {
   createSubscriptionRunner,
   type SubscriptionRunner,
@@ -124,7 +124,7 @@ export interface CheckRunner {
 }
 
 /** Wakes idle workers; a ring between a worker's empty claim and its wait is not lost. */
-class Doorbell {
+class IdleWorkerWakeups {
   private generation = 0;
   private readonly waiters = new Set<() => void>();
 
@@ -213,7 +213,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   });
   const screen = options.screen ?? createCheckScreener({ indexManager, staleAfterMs: options.staleAfterMs });
   const stopping = new AbortController();
-  const doorbell = new Doorbell();
+  const idleWorkers = new IdleWorkerWakeups();
   const listeners = new Set<(report: JobReport) => void>();
 
   const scheduler =
@@ -228,7 +228,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
           logger,
         });
   // Jobs queued by this process's scheduler are claimed at once; other processes find them at their poll.
-  scheduler?.onCommit(() => doorbell.ring());
+  scheduler?.onCommit(() => idleWorkers.ring());
   scheduler?.start();
 
   if (options.workers > 0 && options.warmUp !== false && !options.screen) indexManager.warmUp();
@@ -421,7 +421,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   async function workerLoop(slot: number): Promise<void> {
     const worker = `${name}/${slot}`;
     while (!stopping.signal.aborted) {
-      const seen = doorbell.rung;
+      const seen = idleWorkers.rung;
       let job: ClaimedJob | undefined;
       try {
         job = await claimNextJob(pool, worker, leaseMs);
@@ -431,7 +431,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
         continue;
       }
       if (!job) {
-        await doorbell.wait(seen, pollIntervalMs, stopping.signal);
+        await idleWorkers.wait(seen, pollIntervalMs, stopping.signal);
         continue;
       }
       if (job.tookOver) {
@@ -449,7 +449,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   return {
     indexManager,
     scheduler,
-    wake: () => doorbell.ring(),
+    wake: () => idleWorkers.ring(),
     onJob(listener) {
       listeners.add(listener);
       return () => {

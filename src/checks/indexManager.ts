@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { type LoadedIndex, loadScreeningIndex } from '../screening/index/loadIndex.js';
 import { currentSnapshots, type ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
+import { type Logger, silentLogger } from '../shared/logger.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
-import { type Logger, silentLogger } from '../subscriptions/logger.js';
 import { IndexBuildError } from './failureReasons.js';
 
 /**

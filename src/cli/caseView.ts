@@ -2,7 +2,7 @@ import { type CaseEvent, SYSTEM_ACTOR } from '../cases/caseEvents.js';
 import {
   type ActorResource,
   actorResource,
-  type CaseEventTypeName,
+  type PublicCaseEventType,
   type StoredCaseEvent,
   visibleForm,
 } from '../cases/caseEventView.js';
@@ -25,7 +25,7 @@ export interface HistoryEntry {
   /** The domain event type (`CaseCreated`, `CheckStarted`, ...). */
   type: CaseEvent['type'];
   /** The CaseEventType the API shows it as, or null for an audit-only event. */
-  eventType: CaseEventTypeName | null;
+  eventType: PublicCaseEventType | null;
   actor: ActorResource;
   summary: string;
   /** The event's data as stored. */

@@ -1,5 +1,5 @@
 import type { Actor } from '../cases/caseEvents.js';
-import type { Queryable } from '../workspace/sql.js';
+import type { Queryable } from '../db/sql.js';
 
 /**
  * The workspace facts the operator case commands look up: the acting user, a group and its

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/logger.js';
 import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
 import { errorEnvelope } from './envelope.js';
 import { ApiError, type FieldErrors, type InputLocation, mergeFieldErrors } from './errors.js';

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/logger.js';
 import {
   BODY_LIMIT_BYTES,
   clientErrorHandler,

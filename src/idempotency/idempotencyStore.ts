@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { inTransaction, type Queryable } from '../workspace/sql.js';
+import { inTransaction, type Queryable } from '../db/sql.js';
 
 export { fingerprintRequest, type RequestToFingerprint } from './fingerprint.js';
 export {

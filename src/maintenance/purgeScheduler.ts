@@ -1,9 +1,9 @@
 import type pg from 'pg';
+import type { Queryable } from '../db/sql.js';
 import { purgeExpired as purgeExpiredIdempotencyKeys } from '../idempotency/idempotencyStore.js';
 import { DEFAULT_WINDOW_MS, purgeOldWindows } from '../rateLimit/rateLimiter.js';
 import { purgeRequestLog, RETENTION_DAYS } from '../requestLog/requestLog.js';
-import { type Logger, silentLogger } from '../subscriptions/logger.js';
-import type { Queryable } from '../workspace/sql.js';
+import { type Logger, silentLogger } from '../shared/logger.js';
 
 export const DEFAULT_PURGE_INTERVAL_MS = 3_600_000;
 

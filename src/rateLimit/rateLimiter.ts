@@ -1,4 +1,4 @@
-import type { Queryable } from '../workspace/sql.js';
+import type { Queryable } from '../db/sql.js';
 
 /** The spec's public API limit (Limits): 120 requests per fixed 60-second window per API key. */
 export const DEFAULT_LIMIT = 120;

@@ -1,4 +1,4 @@
-import type { Queryable } from '../workspace/sql.js';
+import type { Queryable } from '../db/sql.js';
 
 /** The spec (Authentication, item 9; Limits): request metadata is retained for 90 days. */
 export const RETENTION_DAYS = 90;

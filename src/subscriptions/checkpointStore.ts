@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Queryable } from '../db/sql.js';
 import type { Checkpoint } from '../eventStore/eventStore.js';
 
 export type SubscriptionStatus = 'active' | 'parked';
@@ -14,8 +15,6 @@ export interface CheckpointRow {
   parkedAt: Date | null;
   updatedAt: Date;
 }
-
-type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 interface Row {
   subscription_id: string;

@@ -1,7 +1,7 @@
 import pg from 'pg';
+import type { Logger } from '../shared/logger.js';
+import { sleep } from '../shared/sleep.js';
 import { describeError } from './failurePolicy.js';
-import type { Logger } from './logger.js';
-import { sleep } from './sleep.js';
 
 /**
  * One active runner per subscription id across every process: the leader holds a session-level

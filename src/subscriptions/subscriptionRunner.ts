@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type { Checkpoint, EventStore, RecordedEvent } from '../eventStore/eventStore.js';
+import { type Logger, silentLogger } from '../shared/logger.js';
+import { sleep } from '../shared/sleep.js';
 import { BatchRetry } from './batchRetry.js';
 import {
   advanceCheckpoint,
@@ -18,8 +20,6 @@ import {
 } from './failurePolicy.js';
 import { type SubscriptionHandler, SubscriptionRetiredError } from './handler.js';
 import { acquireLeadership, type Lease } from './leadership.js';
-import { type Logger, silentLogger } from './logger.js';
-import { sleep } from './sleep.js';
 
 export type RunnerState =
   /** Not started. */

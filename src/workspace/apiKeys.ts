@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../db/sql.js';
 import { keyStatus } from './keyPolicy.js';
 import { type ApiKeyRecord, findKeyByPrefix } from './keyRecords.js';
-import type { Queryable } from './sql.js';
 
 export type { ApiKeyRecord } from './keyRecords.js';
 

@@ -1,5 +1,5 @@
+import type { Queryable } from '../db/sql.js';
 import type { ActorType, KeyGrant, Scope } from './keyPolicy.js';
-import type { Queryable } from './sql.js';
 
 /** An API key as the service sees it: everything but the secret and its hash. */
 export interface ApiKeyRecord extends KeyGrant {

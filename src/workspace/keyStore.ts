@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/sql.js';
 import { generateApiKey } from './apiKeys.js';
 import { WorkspaceError } from './errors.js';
 import {
@@ -8,7 +9,6 @@ import {
   type Scope,
 } from './keyPolicy.js';
 import { type ApiKeyRecord, type ApiKeyRow, findKeyById, KEY_COLUMNS, toApiKeyRecord } from './keyRecords.js';
-import type { Queryable } from './sql.js';
 import { findAccount } from './workspaceStore.js';
 
 export interface NewApiKey {

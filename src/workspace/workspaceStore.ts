@@ -1,8 +1,8 @@
 import type pg from 'pg';
+import { inTransaction, isForeignKeyViolation, isUniqueViolation, type Queryable } from '../db/sql.js';
 import { WorkspaceError } from './errors.js';
 import type { KeyGrant } from './keyPolicy.js';
 import { isValidSlug, slugify } from './slug.js';
-import { inTransaction, isForeignKeyViolation, isUniqueViolation, type Queryable } from './sql.js';
 
 export interface Account {
   id: string;

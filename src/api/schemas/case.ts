@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CASE_EVENT_TYPES } from '../../cases/caseEventView.js';
+import { PUBLIC_CASE_EVENT_TYPES } from '../../cases/caseEventView.js';
 import { DateTime, Uuid } from './common.js';
 import {
   API_CLIENT_ACTOR_EXAMPLE,
@@ -171,7 +171,7 @@ export const Case = z
 export const CaseEvent = z
   .object({
     event_id: z.string(),
-    event_type: z.enum(CASE_EVENT_TYPES),
+    event_type: z.enum(PUBLIC_CASE_EVENT_TYPES),
     object_type: z.literal('case'),
     object_reference: z.string(),
     case_reference: z.string(),

@@ -5,7 +5,7 @@ import { Uuid } from '../../api/schemas/common.js';
 import { CASE_EVENT_PAGE_EXAMPLE } from '../../api/schemas/examples.js';
 import { ApiError } from '../../http/errors.js';
 import { canSeeGroup } from '../../workspace/keyPolicy.js';
-import { CASE_EVENT_TYPES, type CaseEventTypeName, caseEventResources } from '../caseEventView.js';
+import { caseEventResources, PUBLIC_CASE_EVENT_TYPES, type PublicCaseEventType } from '../caseEventView.js';
 import { loadCase } from '../caseRepository.js';
 import { CASE_REFERENCE } from '../references.js';
 import { CaseReferenceParams } from './caseRequestSchemas.js';
@@ -27,7 +27,10 @@ export const MAX_EVENT_PAGE = 100;
 // No examples for the filter and the cursor: the reference page's "Try it out" would send them, and a
 // cursor belongs to one case and filter.
 const EventsQuery = z.object({
-  event_type: z.enum(CASE_EVENT_TYPES).optional().meta({ description: 'Only events of this CaseEventType.' }),
+  event_type: z
+    .enum(PUBLIC_CASE_EVENT_TYPES)
+    .optional()
+    .meta({ description: 'Only events of this CaseEventType.' }),
   limit: z.coerce
     .number()
     .int()
@@ -55,7 +58,7 @@ const CaseEventPage = z
 /** What a cursor stands for. Its encoding is opaque to clients and may change between versions. */
 export interface EventCursor {
   caseReference: string;
-  eventType: CaseEventTypeName | null;
+  eventType: PublicCaseEventType | null;
   /** Stream revision of the last event of the page: the next page is the visible events below it. */
   revision: number;
 }
@@ -63,7 +66,7 @@ export interface EventCursor {
 const CursorPayload = z.strictObject({
   v: z.literal(1),
   c: z.string().regex(CASE_REFERENCE),
-  t: z.enum(CASE_EVENT_TYPES).nullable(),
+  t: z.enum(PUBLIC_CASE_EVENT_TYPES).nullable(),
   r: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 
@@ -102,7 +105,7 @@ function invalidCursor(message: string): ApiError {
 function cursorFor(
   value: string | undefined,
   caseReference: string,
-  eventType: CaseEventTypeName | null,
+  eventType: PublicCaseEventType | null,
 ): EventCursor | undefined {
   if (value === undefined) return undefined;
   const cursor = decodeEventCursor(value);

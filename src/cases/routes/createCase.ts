@@ -1,4 +1,5 @@
 import type { IdempotencyContext } from '../../api/idempotentExecution.js';
+import type { Queryable } from '../../db/sql.js';
 import { ApiError } from '../../http/errors.js';
 import type { CheckType } from '../../screening/checkTypes.js';
 import { findProfile, listProfiles, type ScreeningProfile } from '../../screening/scoring/profiles.js';
@@ -14,7 +15,6 @@ import {
 } from '../../subjects/subjectEvents.js';
 import { loadSubject, runSubjectCommand } from '../../subjects/subjectRepository.js';
 import type { ApiKeyRecord } from '../../workspace/apiKeys.js';
-import type { Queryable } from '../../workspace/sql.js';
 import { findGroupForKey, type Group, listGroupsForKey } from '../../workspace/workspaceStore.js';
 import { type CaseCommand, decide, queuedChecks } from '../caseDecide.js';
 import type { CaseSubject } from '../caseEvents.js';

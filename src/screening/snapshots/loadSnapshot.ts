@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { isUniqueViolation } from '../../workspace/sql.js';
+import { isUniqueViolation } from '../../db/sql.js';
 import {
   type DeltaFormat,
   type EntityDelta,

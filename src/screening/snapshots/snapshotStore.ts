@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Queryable } from '../../workspace/sql.js';
+import type { Queryable } from '../../db/sql.js';
 import type { ListedEntity } from '../model/listedEntity.js';
 import { type Freshness, freshness } from './staleness.js';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../workspace/sql.js';
+import type { Queryable } from '../../db/sql.js';
 import { type CheckType, topicsForCheckType } from '../checkTypes.js';
 import { currentSnapshots, type ReadySnapshot } from './snapshotStore.js';
 import { freshness } from './staleness.js';

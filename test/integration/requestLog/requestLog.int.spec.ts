@@ -14,6 +14,7 @@ import {
   type RequestLogEntry,
   recordRequest,
 } from '../../../src/requestLog/requestLog.js';
+import { capturedLogger } from '../../support/capturedLogger.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
 
 const DAY = 86_400_000;
@@ -147,20 +148,16 @@ describe('request metadata log', () => {
       await limiter.hit(randomUUID(), new Date(Date.now() - 10 * 60_000));
       await limiter.hit(randomUUID());
 
-      const logged: object[] = [];
-      const logger = {
-        debug() {},
-        info: (fields: object) => logged.push(fields),
-        warn() {},
-        error() {},
-      };
+      const { logger, lines } = capturedLogger();
       const scheduler = startPurgeScheduler({ pool: db.pool, logger, intervalMs: 3_600_000 });
       await scheduler.stop();
 
       expect((await listRequests(db.pool, { limit: 10 })).map((r) => r.requestId)).toEqual(['new']);
       const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM rate_limit_windows');
       expect(rows).toEqual([{ n: 1 }]);
-      expect(logged).toEqual([{ deleted: { requestLog: 1, rateLimitWindows: 1, idempotencyKeys: 0 } }]);
+      expect(lines().filter((line) => line.msg === 'purge round done')).toEqual([
+        expect.objectContaining({ deleted: { requestLog: 1, rateLimitWindows: 1, idempotencyKeys: 0 } }),
+      ]);
     });
 
     it('lets only one process purge in a round', async () => {

@@ -1,7 +1,11 @@
 import { type Logger, pino, destination as pinoDestination } from 'pino';
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
 
+/** The one logger type: pino's. Components take a child of the process's logger. */
 export type { Logger };
+
+/** For code run without a process logger (tests, benchmarks). */
+export const silentLogger: Logger = pino({ level: 'silent' });
 
 /**
  * JSON lines on stdout; one logger per process, children per component. Lines are written
