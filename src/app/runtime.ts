@@ -1,14 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { projections } from '../../projections/registry.js';
-import { installProjections } from '../../projections/registryStore.js';
 import { buildApiServer } from '../api/apiServer.js';
 import type { Config } from '../config.js';
-import { closePool, createPool, type Database, describeDatabase, openDatabase } from '../db/database.js';
-import { migrate } from '../db/migrate.js';
+import { describeDatabase } from '../db/database.js';
 import type { EventStore } from '../eventStore/eventStore.js';
-import { openEventStore } from '../eventStore/openEventStore.js';
 import type { Logger } from '../shared/logger.js';
+import { openPlatform } from './platform.js';
 import { startWorkers } from './workers.js';
 
 export interface Runtime {
@@ -39,13 +36,16 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     }
   };
   try {
-    const database: Database = await openDatabase(config, (line) =>
-      logger.debug({ component: 'postgres' }, line),
-    );
+    const platform = await openPlatform(config, {
+      applicationName: `casescreen-${config.role}`,
+      poolSize: 20,
+      log: (line) => logger.debug({ component: 'postgres' }, line),
+    });
+    const { database, pool, store } = platform;
     started.push({
-      name: 'database',
+      name: 'platform',
       stop: async () => {
-        await database.close();
+        await platform.close();
         if (database.embedded?.owned)
           logger.info({ dataDir: database.embedded.dataDir }, 'embedded PostgreSQL stopped');
       },
@@ -58,15 +58,9 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       },
       `database: ${describeDatabase(database)}`,
     );
-    const report = await migrate(database.url);
-    if (report.applied.length > 0) logger.info({ applied: report.applied.map((m) => m.name) }, 'migrated');
-
-    const pool = createPool(database.url, { max: 20, applicationName: `casescreen-${config.role}` });
-    started.push({ name: 'pool', stop: () => closePool(pool) });
-    const store = openEventStore(config, { pool, databaseUrl: database.url });
-    started.push({ name: 'event store', stop: () => store.close() });
-    // Serve-only processes read projection views before any worker may have created them.
-    await installProjections(pool, projections);
+    if (platform.migration.applied.length > 0) {
+      logger.info({ applied: platform.migration.applied.map((m) => m.name) }, 'migrated');
+    }
 
     if (config.role !== 'serve') {
       const workers = await startWorkers({
