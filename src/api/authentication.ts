@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/sql.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../server/errors.js';
 import { type AuthFailureReason, authenticateKey, recordKeyUse } from '../workspace/apiKeys.js';
 import './apiKeyContext.js';
 

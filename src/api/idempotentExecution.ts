@@ -1,8 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { errorEnvelope } from '../http/envelope.js';
-import { toApiError } from '../http/errorHandling.js';
-import { ApiError } from '../http/errors.js';
 import { idempotentEventId } from '../idempotency/deterministicIds.js';
 import {
   abandonRequest,
@@ -10,6 +7,9 @@ import {
   completeRequest,
   fingerprintRequest,
 } from '../idempotency/idempotencyStore.js';
+import { errorEnvelope } from '../server/envelope.js';
+import { toApiError } from '../server/errorHandling.js';
+import { ApiError } from '../server/errors.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
 
 /**

@@ -3,10 +3,10 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { invalidExamples, missingExamples } from '../../test/support/openApiExamples.js';
 import type { EventStore } from '../eventStore/eventStore.js';
-import { API_ERROR_CODES, API_ERROR_STATUS } from '../http/errors.js';
+import { API_ERROR_CODES, API_ERROR_STATUS } from '../server/errors.js';
 import { publicRoutes } from './apiServer.js';
+import { dataEnvelope, ErrorEnvelope } from './commonSchemas.js';
 import { buildOpenApiDocument, openApiPath } from './openapi.js';
-import { dataEnvelope, ErrorEnvelope } from './schemas/common.js';
 
 // The handlers never run here: the document is built from the routes' contracts alone.
 const routes = publicRoutes({ pool: {} as pg.Pool, store: {} as EventStore, sourceStaleAfterMs: 0 });

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { API_VERSION } from '../http/apiVersion.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from '../idempotency/idempotencyKey.js';
+import { API_VERSION } from '../server/apiVersion.js';
 import {
   API_ERROR_CODES,
   API_ERROR_CONDITIONS,
   API_ERROR_STATUS,
   type ApiErrorCode,
-} from '../http/errors.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from '../idempotency/idempotencyKey.js';
+} from '../server/errors.js';
+import { dataEnvelope, ErrorEnvelope } from './commonSchemas.js';
+import { EXAMPLE_IDEMPOTENCY_KEY, EXAMPLE_REQUEST_ID, errorExample } from './examples.js';
 import { IDEMPOTENT_REPLAY_HEADER } from './idempotentExecution.js';
 import { type ApiRoute, isMutating } from './route.js';
-import { dataEnvelope, ErrorEnvelope } from './schemas/common.js';
-import { EXAMPLE_IDEMPOTENCY_KEY, EXAMPLE_REQUEST_ID, errorExample } from './schemas/examples.js';
 
 type JsonSchema = Record<string, unknown>;
 

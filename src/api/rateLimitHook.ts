@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
 import { type RateLimiter, rateLimitHeaders } from '../rateLimit/rateLimiter.js';
+import { ApiError } from '../server/errors.js';
 import { requireApiKey } from './apiKeyContext.js';
 
 /**

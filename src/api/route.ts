@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { dataEnvelope } from '../http/envelope.js';
-import { ApiError, type FieldErrors } from '../http/errors.js';
-import { parseRequest } from '../http/validation.js';
 import { validateIdempotencyKey } from '../idempotency/idempotencyKey.js';
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
+import { dataEnvelope } from '../server/envelope.js';
+import { ApiError, type FieldErrors } from '../server/errors.js';
+import { parseRequest } from '../server/validation.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
 import { canRecordFinalDecision, hasScope, type Scope } from '../workspace/keyPolicy.js';
 import { requireApiKey } from './apiKeyContext.js';

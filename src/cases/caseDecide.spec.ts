@@ -24,11 +24,11 @@ import {
 } from '../../test/support/caseBuilders.js';
 import {
   type CaseCommand,
+  type CaseDecision,
   caseDecisionBlockers,
   caseNotesRequirement,
   checkDecisionBlockers,
   checkNotesRequirement,
-  type Decision,
   decide,
   MAX_COLLABORATORS,
   materialTypeOf,
@@ -46,12 +46,12 @@ const M1 = found(SANCTIONS, 'ofac:1');
 const M2 = found(SANCTIONS, 'un:7', { rank: 2 });
 const M3 = found(SANCTIONS, 'eu:3', { rank: 3 });
 
-function events(decision: Decision): CaseEvent[] {
+function events(decision: CaseDecision): CaseEvent[] {
   if (!decision.ok) throw new Error(`refused: ${decision.rejection.message}`);
   return decision.events;
 }
 
-const types = (decision: Decision) => events(decision).map((event) => event.type);
+const types = (decision: CaseDecision) => events(decision).map((event) => event.type);
 
 /** A case with a sanctions check only. */
 const created = () => run(null, createCase({}, ['sanctions']));

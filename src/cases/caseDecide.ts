@@ -1,3 +1,4 @@
+import { accept as acceptEvents, type Decision, type Rejection, reject } from '../eventSourcing/decision.js';
 import type {
   Actor,
   CaseCreated,
@@ -19,15 +20,7 @@ import { type CaseState, type CheckState, findCheck, findMatch, type MaybeCase }
  * shown" rule of the spec that concerns a case is decided here (docs/cases.md, "Rules").
  */
 
-export type RejectionCode = 'not_found' | 'conflict' | 'unprocessable';
-
-export interface Rejection {
-  code: RejectionCode;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-export type Decision = { ok: true; events: CaseEvent[] } | { ok: false; rejection: Rejection };
+export type CaseDecision = Decision<CaseEvent>;
 
 interface Stamped {
   /** ISO time of the command; becomes the events' occurredAt. */
@@ -67,11 +60,7 @@ export type CaseCommand = Stamped &
     | { type: 'SaveDecisionReason'; reason: string; actor: Actor }
   );
 
-const accept = (...events: CaseEvent[]): Decision => ({ ok: true, events });
-const reject = (code: RejectionCode, message: string, details?: Record<string, unknown>): Decision => ({
-  ok: false,
-  rejection: { code, message, ...(details && { details }) },
-});
+const accept = (...events: CaseEvent[]): CaseDecision => acceptEvents(...events);
 
 const FINAL: ReadonlySet<string> = new Set(['pass', 'conditional_pass', 'fail']);
 
@@ -79,7 +68,7 @@ export function isFinal(decision: string): decision is FinalDecision {
   return FINAL.has(decision);
 }
 
-export function decide(command: CaseCommand, state: MaybeCase): Decision {
+export function decide(command: CaseCommand, state: MaybeCase): CaseDecision {
   if (command.type === 'CreateCase') return createCase(command, state);
   if (state === null) return reject('not_found', 'No such case.');
   switch (command.type) {
@@ -127,7 +116,7 @@ export function decide(command: CaseCommand, state: MaybeCase): Decision {
 
 // ---- creation ------------------------------------------------------------------------------
 
-function createCase(command: Extract<CaseCommand, { type: 'CreateCase' }>, state: MaybeCase): Decision {
+function createCase(command: Extract<CaseCommand, { type: 'CreateCase' }>, state: MaybeCase): CaseDecision {
   if (state !== null) return reject('conflict', `Case ${state.caseReference} already exists.`);
   const { type: _type, now, groupMemberIds, ...data } = command;
   const outsiders = notMembers(
@@ -167,7 +156,7 @@ export function queuedChecks(
 
 // ---- check execution (the check runner) ----------------------------------------------------
 
-function runnableCheck(state: CaseState, checkReference: string): CheckState | Decision {
+function runnableCheck(state: CaseState, checkReference: string): CheckState | CaseDecision {
   const check = findCheck(state, checkReference);
   if (!check) return reject('not_found', `No check ${checkReference} on case ${state.caseReference}.`);
   if (check.lifecycleStatus === 'completed' || check.lifecycleStatus === 'failed') {
@@ -179,11 +168,11 @@ function runnableCheck(state: CaseState, checkReference: string): CheckState | D
   return check;
 }
 
-function isDecision(value: CheckState | Decision): value is Decision {
+function isDecision(value: CheckState | CaseDecision): value is CaseDecision {
   return 'ok' in value;
 }
 
-function startCheck(command: Extract<CaseCommand, { type: 'StartCheck' }>, state: CaseState): Decision {
+function startCheck(command: Extract<CaseCommand, { type: 'StartCheck' }>, state: CaseState): CaseDecision {
   const check = runnableCheck(state, command.checkReference);
   if (isDecision(check)) return check;
   return accept({
@@ -197,14 +186,17 @@ function startCheck(command: Extract<CaseCommand, { type: 'StartCheck' }>, state
   });
 }
 
-function completeCheck(command: Extract<CaseCommand, { type: 'CompleteCheck' }>, state: CaseState): Decision {
+function completeCheck(
+  command: Extract<CaseCommand, { type: 'CompleteCheck' }>,
+  state: CaseState,
+): CaseDecision {
   const check = runnableCheck(state, command.checkReference);
   if (isDecision(check)) return check;
   const { type: _type, now, ...data } = command;
   return accept({ type: 'CheckCompleted', data: { ...data, occurredAt: now } });
 }
 
-function failCheck(command: Extract<CaseCommand, { type: 'FailCheck' }>, state: CaseState): Decision {
+function failCheck(command: Extract<CaseCommand, { type: 'FailCheck' }>, state: CaseState): CaseDecision {
   const check = runnableCheck(state, command.checkReference);
   if (isDecision(check)) return check;
   return accept({
@@ -232,7 +224,7 @@ function reopening(state: CaseState, cause: string, actor: Actor, now: string): 
     : [];
 }
 
-function reviewMatch(command: Extract<CaseCommand, { type: 'ReviewMatch' }>, state: CaseState): Decision {
+function reviewMatch(command: Extract<CaseCommand, { type: 'ReviewMatch' }>, state: CaseState): CaseDecision {
   const found = findMatch(state, command.matchId);
   if (!found) return reject('not_found', `No match ${command.matchId}.`);
   const { check, match } = found;
@@ -312,12 +304,12 @@ export function checkNotesRequirement(check: CheckState, decision: FinalDecision
  * Missing notes are a field problem, reported as validation failures are (`details.fieldErrors`),
  * so one parser reads every 400 and 422 a caller can fix by changing a field.
  */
-function notesRequired(why: string): Decision {
+function notesRequired(why: string): CaseDecision {
   const message = `Decision notes are required: ${why}.`;
   return reject('unprocessable', message, { fieldErrors: { decision_notes: [message] } });
 }
 
-function decideCheck(command: Extract<CaseCommand, { type: 'DecideCheck' }>, state: CaseState): Decision {
+function decideCheck(command: Extract<CaseCommand, { type: 'DecideCheck' }>, state: CaseState): CaseDecision {
   const check = findCheck(state, command.checkReference);
   if (!check) return reject('not_found', `No check ${command.checkReference}.`);
   const blocker = checkDecisionBlockers(check);
@@ -400,7 +392,7 @@ export function caseNotesRequirement(state: CaseState, decision: FinalDecision):
   return undefined;
 }
 
-function decideCase(command: Extract<CaseCommand, { type: 'DecideCase' }>, state: CaseState): Decision {
+function decideCase(command: Extract<CaseCommand, { type: 'DecideCase' }>, state: CaseState): CaseDecision {
   const blocker = caseDecisionBlockers(state, command.decision);
   if (blocker) return reject(blocker.code, blocker.message, blocker.details);
   const needsNotes = caseNotesRequirement(state, command.decision);
@@ -429,7 +421,7 @@ export function materialTypeOf(material: {
   return material.url ? 'link' : 'note';
 }
 
-function addMaterial(command: Extract<CaseCommand, { type: 'AddMaterial' }>): Decision {
+function addMaterial(command: Extract<CaseCommand, { type: 'AddMaterial' }>): CaseDecision {
   return accept({
     type: 'MaterialAdded',
     data: {
@@ -447,7 +439,7 @@ function addMaterial(command: Extract<CaseCommand, { type: 'AddMaterial' }>): De
 
 // ---- assignment (workspace operations) -----------------------------------------------------
 
-function changeGroup(command: Extract<CaseCommand, { type: 'ChangeGroup' }>, state: CaseState): Decision {
+function changeGroup(command: Extract<CaseCommand, { type: 'ChangeGroup' }>, state: CaseState): CaseDecision {
   if (command.groupId === state.groupId) return accept();
   const outsiders = notMembers(
     [...(state.ownerUserId ? [state.ownerUserId] : []), ...state.collaboratorUserIds],
@@ -470,7 +462,7 @@ function changeGroup(command: Extract<CaseCommand, { type: 'ChangeGroup' }>, sta
   });
 }
 
-function changeOwner(command: Extract<CaseCommand, { type: 'ChangeOwner' }>, state: CaseState): Decision {
+function changeOwner(command: Extract<CaseCommand, { type: 'ChangeOwner' }>, state: CaseState): CaseDecision {
   if (command.ownerUserId === state.ownerUserId) return accept();
   if (command.ownerUserId && notMembers([command.ownerUserId], command.groupMemberIds).length > 0) {
     return reject('unprocessable', 'The owner must be a member of the case group.', {
@@ -491,7 +483,7 @@ function changeOwner(command: Extract<CaseCommand, { type: 'ChangeOwner' }>, sta
 function addCollaborators(
   command: Extract<CaseCommand, { type: 'AddCollaborators' }>,
   state: CaseState,
-): Decision {
+): CaseDecision {
   const added = [...new Set(command.userIds)].filter((id) => !state.collaboratorUserIds.includes(id));
   if (added.length === 0) return accept();
   const outsiders = notMembers(added, command.groupMemberIds);
@@ -515,7 +507,7 @@ export const MAX_COLLABORATORS = 50;
 function removeCollaborators(
   command: Extract<CaseCommand, { type: 'RemoveCollaborators' }>,
   state: CaseState,
-): Decision {
+): CaseDecision {
   const removed = [...new Set(command.userIds)].filter((id) => state.collaboratorUserIds.includes(id));
   if (removed.length === 0) return accept();
   return accept({
@@ -527,7 +519,7 @@ function removeCollaborators(
 function updateExternalReference(
   command: Extract<CaseCommand, { type: 'UpdateExternalReference' }>,
   state: CaseState,
-): Decision {
+): CaseDecision {
   if (command.externalReference === state.externalReference) return accept();
   return accept({
     type: 'CaseExternalReferenceUpdated',

@@ -13,7 +13,6 @@ import {
   NOW as T,
   ALICE as USER,
 } from '../../test/support/caseBuilders.js';
-import { CaseEvent as CaseEventSchema } from '../api/schemas/case.js';
 import {
   type Actor,
   CASE_EVENT_TYPES,
@@ -31,6 +30,7 @@ import {
   type StoredCaseEvent,
   visibleForm,
 } from './caseEventView.js';
+import { CaseEvent as CaseEventSchema } from './http/caseSchemas.js';
 import { matchId } from './references.js';
 
 const MATCH = matchId(CHECK, 'ofac:1');

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { findCaseView } from '../../projections/cases/queries.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { canSeeGroup, type KeyGrant } from '../workspace/keyPolicy.js';
-import { loadCase } from './caseRepository.js';
 import type { CaseState } from './caseState.js';
+import { loadCase } from './caseStream.js';
 
 /**
  * Reading a case for the API, read-your-writes (docs/case-read-model.md): the `case_views` row,

@@ -4,12 +4,13 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { MAX_ATTACHMENT_BYTES, saveAttachmentFile } from '../cases/attachmentFiles.js';
-import type { CaseCommand, Rejection } from '../cases/caseDecide.js';
+import type { CaseCommand } from '../cases/caseDecide.js';
 import type { Actor } from '../cases/caseEvents.js';
 import { caseEventResources } from '../cases/caseEventView.js';
-import { loadCase, runCaseCommand } from '../cases/caseRepository.js';
 import { type CaseState, foldCase } from '../cases/caseState.js';
+import { loadCase, runCaseCommand } from '../cases/caseStream.js';
 import { attachmentId, CASE_REFERENCE, materialId } from '../cases/references.js';
+import type { Rejection } from '../eventSourcing/decision.js';
 import { historyEntry, historyTable, stateJson, stateText } from './caseView.js';
 import { findGroupAccount, findUser, groupMemberIds, humanActor } from './caseWorkspace.js';
 import {

@@ -6,8 +6,8 @@ import {
   type StoredCaseEvent,
   visibleForm,
 } from '../cases/caseEventView.js';
-import { actorLabel, caseResource } from '../cases/caseResources.js';
 import type { CaseState } from '../cases/caseState.js';
+import { actorLabel, caseResource } from '../cases/http/caseResources.js';
 import type { KeyGrant } from '../workspace/keyPolicy.js';
 import { formatTable } from './table.js';
 

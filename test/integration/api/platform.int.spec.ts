@@ -9,9 +9,9 @@ import { DOCS_TITLE } from '../../../src/api/docsPage.js';
 import { openApiPath } from '../../../src/api/openapi.js';
 import { type ApiRoute, defineRoute } from '../../../src/api/route.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
-import { ApiError } from '../../../src/http/errors.js';
 import { createRateLimiter } from '../../../src/rateLimit/rateLimiter.js';
 import { listRequests } from '../../../src/requestLog/requestLog.js';
+import { ApiError } from '../../../src/server/errors.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import {
   type CreatedApiKey,

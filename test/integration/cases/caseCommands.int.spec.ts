@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import type { FoundMatch } from '../../../src/cases/caseEvents.js';
-import { loadCase } from '../../../src/cases/caseRepository.js';
+import { loadCase } from '../../../src/cases/caseStream.js';
 import { matchId } from '../../../src/cases/references.js';
 import type { EventStore } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import type { Actor } from '../../../src/cases/caseEvents.js';
 import { caseEventResources } from '../../../src/cases/caseEventView.js';
-import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
+import { loadCase, runCaseCommand } from '../../../src/cases/caseStream.js';
+import { decodeEventCursor, encodeEventCursor } from '../../../src/cases/http/caseEventRoutes.js';
 import { checkReference, matchId } from '../../../src/cases/references.js';
-import { decodeEventCursor, encodeEventCursor } from '../../../src/cases/routes/caseEventRoutes.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey, NewApiKey } from '../../../src/workspace/keyStore.js';
 import {

@@ -8,7 +8,7 @@ import { startProjections } from '../../../projections/startProjections.js';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import type { Actor, FoundMatch } from '../../../src/cases/caseEvents.js';
 import { readCase } from '../../../src/cases/caseReadModel.js';
-import { loadCase } from '../../../src/cases/caseRepository.js';
+import { loadCase } from '../../../src/cases/caseStream.js';
 import { checkId, checkReference, matchId } from '../../../src/cases/references.js';
 import type { EventStore, ReadStreamOptions } from '../../../src/eventStore/eventStore.js';
 import type { CheckType } from '../../../src/screening/checkTypes.js';

@@ -8,9 +8,9 @@ import type {
   CheckStarted,
 } from '../../../src/cases/caseEvents.js';
 import { caseStreamName } from '../../../src/cases/caseEvents.js';
-import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
 import type { CheckState } from '../../../src/cases/caseState.js';
 import { findCheck } from '../../../src/cases/caseState.js';
+import { loadCase, runCaseCommand } from '../../../src/cases/caseStream.js';
 import { checkId, checkReference } from '../../../src/cases/references.js';
 import {
   type CheckRunner,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCaseCommand } from '../../../src/cases/caseRepository.js';
+import { runCaseCommand } from '../../../src/cases/caseStream.js';
 import { caseReferenceOfCheck } from '../../../src/cases/references.js';
 import { completedEventIds, startedEventIds } from '../../../src/checks/checkEventIds.js';
 import { claimNextJob, findJob } from '../../../src/checks/checkJobs.js';

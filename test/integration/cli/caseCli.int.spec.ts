@@ -7,7 +7,7 @@ import { findAttachmentFile, sha256Hex } from '../../../src/cases/attachmentFile
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import type { Actor } from '../../../src/cases/caseEvents.js';
 import { caseEventResources } from '../../../src/cases/caseEventView.js';
-import { loadCase } from '../../../src/cases/caseRepository.js';
+import { loadCase } from '../../../src/cases/caseStream.js';
 import { checkReference } from '../../../src/cases/references.js';
 import { createCaseNow, createCaseWorkspace, createMember, runCase } from '../../support/caseApi.js';
 import { complete, start } from '../../support/caseBuilders.js';

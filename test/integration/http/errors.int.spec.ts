@@ -4,10 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { sendData } from '../../../src/http/envelope.js';
-import { BODY_LIMIT_BYTES } from '../../../src/http/errorHandling.js';
-import { buildServer } from '../../../src/http/server.js';
-import { parseOr400 } from '../../../src/http/validation.js';
+import { sendData } from '../../../src/server/envelope.js';
+import { BODY_LIMIT_BYTES } from '../../../src/server/errorHandling.js';
+import { buildServer } from '../../../src/server/server.js';
+import { parseOr400 } from '../../../src/server/validation.js';
 
 const SECRET = 'postgres://admin:hunter2@db.internal/cases';
 const REQUEST_ID = /^req_[0-9a-f]{32}$/;

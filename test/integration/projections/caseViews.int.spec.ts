@@ -8,7 +8,7 @@ import { installProjections, loadRegistryEntry } from '../../../projections/regi
 import { startProjections } from '../../../projections/startProjections.js';
 import { type CaseCommand, queuedChecks } from '../../../src/cases/caseDecide.js';
 import { type Actor, CASE_CATEGORY, caseStreamName } from '../../../src/cases/caseEvents.js';
-import { loadCase, runCaseCommand } from '../../../src/cases/caseRepository.js';
+import { loadCase, runCaseCommand } from '../../../src/cases/caseStream.js';
 import { checkId, checkReference, matchId } from '../../../src/cases/references.js';
 import type { EventStore, RecordedEvent } from '../../../src/eventStore/eventStore.js';
 import { runCliCaptured } from '../../support/cli.js';

@@ -1,8 +1,8 @@
-import type { KeyGrant } from '../workspace/keyPolicy.js';
-import { caseGuidance, checkBlockingItems, checkGuidance, requiresHumanReview } from './caseActions.js';
-import type { Actor } from './caseEvents.js';
-import { actorResource } from './caseEventView.js';
-import type { CaseState, CheckState, MatchState, MaterialState } from './caseState.js';
+import type { KeyGrant } from '../../workspace/keyPolicy.js';
+import { caseGuidance, checkBlockingItems, checkGuidance, requiresHumanReview } from '../caseActions.js';
+import type { Actor } from '../caseEvents.js';
+import { actorResource } from '../caseEventView.js';
+import type { CaseState, CheckState, MatchState, MaterialState } from '../caseState.js';
 
 /**
  * A case's state as the API shows it (spec: Case, Check, Match, CaseMaterial), for the calling key:

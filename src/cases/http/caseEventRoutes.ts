@@ -1,15 +1,15 @@
 import { z } from 'zod';
+import { Uuid } from '../../api/commonSchemas.js';
+import { CASE_EVENT_PAGE_EXAMPLE } from '../../api/examples.js';
 import { type ApiRoute, defineRoute } from '../../api/route.js';
-import { CaseEvent } from '../../api/schemas/case.js';
-import { Uuid } from '../../api/schemas/common.js';
-import { CASE_EVENT_PAGE_EXAMPLE } from '../../api/schemas/examples.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../server/errors.js';
 import { canSeeGroup } from '../../workspace/keyPolicy.js';
 import { caseEventResources, PUBLIC_CASE_EVENT_TYPES, type PublicCaseEventType } from '../caseEventView.js';
-import { loadCase } from '../caseRepository.js';
+import { loadCase } from '../caseStream.js';
 import { CASE_REFERENCE } from '../references.js';
 import { CaseReferenceParams } from './caseRequestSchemas.js';
-import type { CaseRouteDependencies } from './routeDependencies.js';
+import type { CaseRouteDependencies } from './caseRouteDependencies.js';
+import { CaseEvent } from './caseSchemas.js';
 
 /**
  * GET /v1/cases/{case_reference}/events: the allowlisted workflow events of a case, newest first,

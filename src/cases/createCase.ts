@@ -1,9 +1,9 @@
-import type { IdempotencyContext } from '../../api/idempotentExecution.js';
-import type { Queryable } from '../../db/sql.js';
-import { ApiError } from '../../http/errors.js';
-import type { CheckType } from '../../screening/checkTypes.js';
-import { findProfile, listProfiles, type ScreeningProfile } from '../../screening/scoring/profiles.js';
-import { sourceAvailability } from '../../screening/snapshots/sourceAvailability.js';
+import type { IdempotencyContext } from '../api/idempotentExecution.js';
+import type { Queryable } from '../db/sql.js';
+import type { CheckType } from '../screening/checkTypes.js';
+import { findProfile, listProfiles, type ScreeningProfile } from '../screening/scoring/profiles.js';
+import { sourceAvailability } from '../screening/snapshots/sourceAvailability.js';
+import { ApiError } from '../server/errors.js';
 import {
   decideSubject,
   evolveSubject,
@@ -12,18 +12,18 @@ import {
   type SubjectEvent,
   type SubjectState,
   subjectReferenceFor,
-} from '../../subjects/subjectEvents.js';
-import { loadSubject, runSubjectCommand } from '../../subjects/subjectRepository.js';
-import type { ApiKeyRecord } from '../../workspace/apiKeys.js';
-import { findGroupForKey, type Group, listGroupsForKey } from '../../workspace/workspaceStore.js';
-import { type CaseCommand, decide, queuedChecks } from '../caseDecide.js';
-import type { CaseSubject } from '../caseEvents.js';
-import { loadCase, runCaseCommand } from '../caseRepository.js';
-import type { CaseState } from '../caseState.js';
-import { candidateCaseReference, checkId, checkReference } from '../references.js';
-import { keyActor, rejectionError } from './caseCommandSupport.js';
-import type { CreateCaseRequest, SubjectRequest } from './caseRequestSchemas.js';
-import type { CaseRouteDependencies } from './routeDependencies.js';
+} from '../subjects/subjectEvents.js';
+import { loadSubject, runSubjectCommand } from '../subjects/subjectRepository.js';
+import type { ApiKeyRecord } from '../workspace/apiKeys.js';
+import { findGroupForKey, type Group, listGroupsForKey } from '../workspace/workspaceStore.js';
+import { type CaseCommand, decide, queuedChecks } from './caseDecide.js';
+import type { CaseSubject } from './caseEvents.js';
+import type { CaseState } from './caseState.js';
+import { loadCase, runCaseCommand } from './caseStream.js';
+import { keyActor, rejectionError } from './http/caseCommandSupport.js';
+import type { CreateCaseRequest, SubjectRequest } from './http/caseRequestSchemas.js';
+import type { CaseRouteDependencies } from './http/caseRouteDependencies.js';
+import { candidateCaseReference, checkId, checkReference } from './references.js';
 
 /**
  * POST /v1/cases (docs/cases.md, "Endpoints"): every refusal is found before anything is written

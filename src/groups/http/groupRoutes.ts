@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { z } from 'zod';
+import { GROUP_LIST_EXAMPLE } from '../../api/examples.js';
+import { defineRoute } from '../../api/route.js';
 import { listGroupsForKey, toGroupResource } from '../../workspace/workspaceStore.js';
-import { defineRoute } from '../route.js';
-import { GROUP_LIST_EXAMPLE } from '../schemas/examples.js';
-import { Group } from '../schemas/group.js';
+import { Group } from './groupSchemas.js';
 
 export function groupRoutes(pool: pg.Pool) {
   return [

@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '../../http/errors.js';
+import type { ApiErrorCode } from '../server/errors.js';
 
 /**
  * The examples of the OpenAPI document: one onboarding case followed through the recommended flow.

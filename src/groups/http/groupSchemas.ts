@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from './common.js';
-import { GROUP_EXAMPLE } from './examples.js';
+import { DateTime, Uuid } from '../../api/commonSchemas.js';
+import { GROUP_EXAMPLE } from '../../api/examples.js';
 
 export const Group = z
   .object({

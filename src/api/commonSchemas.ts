@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_ERROR_CODES, API_ERROR_CONDITIONS, API_ERROR_STATUS } from '../../http/errors.js';
+import { API_ERROR_CODES, API_ERROR_CONDITIONS, API_ERROR_STATUS } from '../server/errors.js';
 import { EXAMPLE_REQUEST_ID, errorExample } from './examples.js';
 
 /** Schemas every resource shares; `.meta({id})` makes them named components in the OpenAPI document. */

@@ -19,13 +19,13 @@ import {
   SANCTIONS,
   start,
   at as t,
-} from '../../test/support/caseBuilders.js';
-import { Case, CaseMaterial, Check, Match } from '../api/schemas/case.js';
-import type { CaseCommand } from './caseDecide.js';
-import type { Actor, FoundMatch } from './caseEvents.js';
+} from '../../../test/support/caseBuilders.js';
+import type { CaseCommand } from '../caseDecide.js';
+import type { Actor, FoundMatch } from '../caseEvents.js';
+import { findCheck } from '../caseState.js';
+import { checkId } from '../references.js';
 import { actorLabel, caseResource, checkResource, matchResource, materialResource } from './caseResources.js';
-import { findCheck } from './caseState.js';
-import { checkId } from './references.js';
+import { Case, CaseMaterial, Check, Match } from './caseSchemas.js';
 
 const CLIENT: Actor = { type: 'api_client', id: KEY_ID, displayName: 'CRM integration' };
 

@@ -1,7 +1,7 @@
-import { ApiError } from '../../http/errors.js';
+import type { Rejection } from '../../eventSourcing/decision.js';
+import { ApiError } from '../../server/errors.js';
 import type { ApiKeyRecord } from '../../workspace/apiKeys.js';
 import { canSeeGroup } from '../../workspace/keyPolicy.js';
-import type { Rejection } from '../caseDecide.js';
 import type { Actor } from '../caseEvents.js';
 import type { CaseState, MaybeCase } from '../caseState.js';
 
@@ -29,6 +29,10 @@ export function rejectionError(rejection: Rejection, notFound: () => ApiError): 
       return ApiError.conflict(rejection.message, rejection.details);
     case 'unprocessable':
       return ApiError.unprocessableEntity(rejection.message, rejection.details);
+    case 'forbidden':
+      return ApiError.forbidden(rejection.message, rejection.details);
+    case 'source_unavailable':
+      return ApiError.sourceUnavailable(rejection.message, rejection.details);
   }
 }
 

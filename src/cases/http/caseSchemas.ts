@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { PUBLIC_CASE_EVENT_TYPES } from '../../cases/caseEventView.js';
-import { DateTime, Uuid } from './common.js';
+import { DateTime, Uuid } from '../../api/commonSchemas.js';
 import {
   API_CLIENT_ACTOR_EXAMPLE,
   ATTACHMENT_EXAMPLE,
@@ -12,7 +11,8 @@ import {
   MATERIAL_EXAMPLE,
   SOURCE_EXAMPLE,
   SUBJECT_EXAMPLE,
-} from './examples.js';
+} from '../../api/examples.js';
+import { PUBLIC_CASE_EVENT_TYPES } from '../caseEventView.js';
 
 /**
  * The spec's case resources (Subject in a case, Case, Check, Match, CaseMaterial, Actor,

@@ -1,12 +1,12 @@
 import { type ApiRoute, defineRoute } from '../../api/route.js';
-import { Case, Check } from '../../api/schemas/case.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../server/errors.js';
 import { readCaseForKey } from '../caseReadModel.js';
-import { caseResource, checkResource } from '../caseResources.js';
 import { findCheck } from '../caseState.js';
 import { caseReferenceOfCheck } from '../references.js';
 import { CaseReferenceParams, CheckReferenceParams } from './caseRequestSchemas.js';
-import type { CaseRouteDependencies } from './routeDependencies.js';
+import { caseResource, checkResource } from './caseResources.js';
+import type { CaseRouteDependencies } from './caseRouteDependencies.js';
+import { Case, Check } from './caseSchemas.js';
 
 // One message per kind of object, whatever the reason it is not there: a case outside the key's
 // account or groups gets exactly the answer a missing one gets, so references cannot be probed.

@@ -7,7 +7,7 @@ import {
   EXAMPLE_MATCH_ID,
   MATCH_REVIEW_REQUEST_EXAMPLE,
   MATERIAL_REQUEST_EXAMPLE,
-} from '../../api/schemas/examples.js';
+} from '../../api/examples.js';
 import { CHECK_TYPES } from '../../screening/checkTypes.js';
 import { ENTITY_KINDS } from '../../screening/model/listedEntity.js';
 import { countryCode } from '../../screening/parsers/countries.js';

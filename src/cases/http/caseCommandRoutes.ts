@@ -1,18 +1,17 @@
-import type { IdempotencyContext } from '../../api/idempotentExecution.js';
-import { type ApiRoute, defineRoute } from '../../api/route.js';
-import { Case, CaseMaterial, Check, Match } from '../../api/schemas/case.js';
 import {
   CHECK_DECISION_REQUEST_EXAMPLE,
   CREATED_CASE_EXAMPLE,
   DECIDED_CASE_EXAMPLE,
   DECIDED_CHECK_EXAMPLE,
-} from '../../api/schemas/examples.js';
-import type { ApiError } from '../../http/errors.js';
+} from '../../api/examples.js';
+import type { IdempotencyContext } from '../../api/idempotentExecution.js';
+import { type ApiRoute, defineRoute } from '../../api/route.js';
+import type { ApiError } from '../../server/errors.js';
 import type { ApiKeyRecord } from '../../workspace/apiKeys.js';
 import type { CaseCommand } from '../caseDecide.js';
-import { loadCase, runCaseCommand } from '../caseRepository.js';
-import { caseResource, checkResource, matchResource, materialResource } from '../caseResources.js';
 import { type CaseState, findCheck, findMatch } from '../caseState.js';
+import { loadCase, runCaseCommand } from '../caseStream.js';
+import { createCase } from '../createCase.js';
 import { caseReferenceOfCheck, caseReferenceOfMatch, materialId } from '../references.js';
 import {
   caseNotFound,
@@ -31,8 +30,9 @@ import {
   MatchReviewBody,
   MaterialBody,
 } from './caseRequestSchemas.js';
-import { createCase } from './createCase.js';
-import type { CaseRouteDependencies } from './routeDependencies.js';
+import { caseResource, checkResource, matchResource, materialResource } from './caseResources.js';
+import type { CaseRouteDependencies } from './caseRouteDependencies.js';
+import { Case, CaseMaterial, Check, Match } from './caseSchemas.js';
 
 /**
  * The case workflow's mutations (spec: POST /v1/cases, the match review, the check and case

@@ -1,0 +1,151 @@
+import {
+  type EventStore,
+  type ExpectedRevision,
+  type RecordedEvent,
+  WrongExpectedVersionError,
+} from '../eventStore/eventStore.js';
+import type { Decision, Rejection } from './decision.js';
+
+/**
+ * One kind of stream (`<category>-<id>`) and the fold its state is built with. The same `evolve`
+ * serves the command side, the read models and the audit history.
+ */
+export interface StreamType<State, Event> {
+  category: string;
+  /** The state of a stream that does not exist yet. */
+  initialState(): State;
+  evolve(state: State, event: Event): State;
+  /** A recorded event of this stream as a domain event; throws on a type the stream never holds. */
+  toEvent(recorded: RecordedEvent): Event;
+}
+
+export interface StoredEvent<Event> {
+  /** Lower-case, as the store keeps it. */
+  id: string;
+  revision: number;
+  recordedAt: Date;
+  event: Event;
+}
+
+export interface LoadedStream<State, Event> {
+  state: State;
+  /** The stream revision read: -1n when the stream does not exist. */
+  revision: bigint;
+  /** The events read (all of them, or those after `from`). */
+  events: StoredEvent<Event>[];
+}
+
+export type HandleOutcome<State, Event> =
+  | {
+      ok: true;
+      /** The state as this command left it. */
+      state: State;
+      /** The events this command appended: none when it changed nothing or was applied before. */
+      appended: Event[];
+      /** An earlier attempt of the same request already appended its events. */
+      alreadyApplied: boolean;
+    }
+  | { ok: false; rejection: Rejection };
+
+/** Event ids of one request: `eventId(i)` for its i-th event, the same on every attempt. */
+export type EventIds = (index: number) => string;
+
+const MAX_CONCURRENCY_RETRIES = 5;
+
+export interface CommandHandler<State, Event> {
+  streamName(id: string): string;
+  /** The stream folded from the start, or from `from` (a state read earlier at its revision) onwards. */
+  load(
+    store: EventStore,
+    id: string,
+    from?: { state: State; revision: number },
+  ): Promise<LoadedStream<State, Event>>;
+  /**
+   * Read, decide, append at the revision read. A concurrent writer makes the append fail on its
+   * expected revision; the command is then decided again on the newer state, so two writers never
+   * overwrite each other's facts.
+   *
+   * Already applied: when the stream holds `eventId(0)`, an earlier attempt of the request got as
+   * far as the append (and then died before answering). Nothing is decided again, and the state is
+   * the one that attempt left: the stream folded up to the last of its events, so a retry answers
+   * what the first attempt would have answered.
+   */
+  handle(
+    store: EventStore,
+    id: string,
+    decide: (state: State) => Decision<Event>,
+    eventId: EventIds,
+  ): Promise<HandleOutcome<State, Event>>;
+}
+
+export function commandHandler<State, Event extends { type: string; data: unknown }>(
+  type: StreamType<State, Event>,
+): CommandHandler<State, Event> {
+  const streamName = (id: string) => `${type.category}-${id}`;
+  const fold = (events: readonly StoredEvent<Event>[], from: State) =>
+    events.reduce((state, stored) => type.evolve(state, stored.event), from);
+
+  async function load(store: EventStore, id: string, from?: { state: State; revision: number }) {
+    const read = await store.readStream(streamName(id), {
+      fromRevision: from ? BigInt(from.revision + 1) : 0n,
+    });
+    const events = read.events.map(
+      (recorded): StoredEvent<Event> => ({
+        id: recorded.id,
+        revision: Number(recorded.revision),
+        recordedAt: recorded.recordedAt,
+        event: type.toEvent(recorded),
+      }),
+    );
+    return { state: fold(events, from ? from.state : type.initialState()), revision: read.revision, events };
+  }
+
+  async function handle(
+    store: EventStore,
+    id: string,
+    decide: (state: State) => Decision<Event>,
+    eventId: EventIds,
+  ): Promise<HandleOutcome<State, Event>> {
+    for (let attempt = 0; ; attempt++) {
+      const loaded = await load(store, id);
+      const own = ownEvents(loaded.events, eventId);
+      if (own !== undefined) {
+        return {
+          ok: true,
+          state: fold(loaded.events.slice(0, own + 1), type.initialState()),
+          appended: [],
+          alreadyApplied: true,
+        };
+      }
+      const decision = decide(loaded.state);
+      if (!decision.ok) return decision;
+      if (decision.events.length === 0) {
+        return { ok: true, state: loaded.state, appended: [], alreadyApplied: false };
+      }
+      const expectedRevision: ExpectedRevision = loaded.revision === -1n ? 'no_stream' : loaded.revision;
+      try {
+        await store.appendToStream(
+          streamName(id),
+          decision.events.map((event, index) => ({ id: eventId(index), type: event.type, data: event.data })),
+          { expectedRevision },
+        );
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError && attempt < MAX_CONCURRENCY_RETRIES) continue;
+        throw error;
+      }
+      const state = decision.events.reduce(type.evolve, loaded.state);
+      return { ok: true, state, appended: decision.events, alreadyApplied: false };
+    }
+  }
+
+  return { streamName, load, handle };
+}
+
+/** The index of the last event an earlier attempt of this request appended, if it appended any. */
+function ownEvents<Event>(events: readonly StoredEvent<Event>[], eventId: EventIds): number | undefined {
+  const first = events.findIndex((stored) => stored.id === eventId(0).toLowerCase());
+  if (first < 0) return undefined;
+  let last = first;
+  while (events[last + 1]?.id === eventId(last + 1 - first).toLowerCase()) last++;
+  return last;
+}
