@@ -38,7 +38,6 @@ export function singleStreamProjection<Table extends string, State, Event>(
 ): ProjectionDefinition<Table> {
   const { stream, idColumn } = options;
   const columns = Object.entries(options.columns);
-  const prefix = `${stream.category}-`;
   const id = pg.escapeIdentifier(idColumn);
 
   return {

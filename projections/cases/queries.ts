@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { CaseState } from '../../src/cases/caseState.js';
 import type { Queryable } from '../../src/db/sql.js';
 import { caseViewsProjection } from './caseProjection.js';

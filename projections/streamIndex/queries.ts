@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Queryable } from '../../src/db/sql.js';
 
 export interface StreamIndexEntry {

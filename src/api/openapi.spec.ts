@@ -4,12 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { invalidExamples, missingExamples } from '../../test/support/openApiExamples.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { API_ERROR_CODES, API_ERROR_STATUS } from '../server/errors.js';
+import { systemClock } from '../shared/clock.js';
 import { publicRoutes } from './apiServer.js';
 import { dataEnvelope, ErrorEnvelope } from './commonSchemas.js';
 import { buildOpenApiDocument, openApiPath } from './openapi.js';
 
 // The handlers never run here: the document is built from the routes' contracts alone.
-const routes = publicRoutes({ pool: {} as pg.Pool, store: {} as EventStore, sourceStaleAfterMs: 0 });
+const routes = publicRoutes({
+  pool: {} as pg.Pool,
+  store: {} as EventStore,
+  sourceStaleAfterMs: 0,
+  clock: systemClock,
+});
 const document = buildOpenApiDocument(routes);
 const json = JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
 

@@ -4,6 +4,7 @@ import { buildApiServer } from '../api/apiServer.js';
 import type { Config } from '../config.js';
 import { describeDatabase } from '../db/database.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { systemClock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { openPlatform } from './platform.js';
 import { startWorkers } from './workers.js';
@@ -80,6 +81,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
         pool,
         store,
         sourceStaleAfterMs: config.sourceStaleAfterMs,
+        clock: systemClock,
       });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);

@@ -8,13 +8,10 @@ import {
   NOW as T0,
 } from '../../test/support/caseBuilders.js';
 import {
-  decideSubject,
   evolveSubject,
   foldSubject,
   SUBJECT_REFERENCE,
-  type SubjectDetails,
   type SubjectEvent,
-  type SubjectState,
   subjectReferenceFor,
   subjectStreamName,
 } from './subjectEvents.js';
@@ -22,19 +19,6 @@ import {
 const T1 = '2026-06-09T11:00:00.000Z';
 
 const request = (idempotencyKey: string, apiKeyId = KEY) => ({ apiKeyId, idempotencyKey });
-
-function created(fields: Partial<SubjectDetails> = {}): SubjectState {
-  const state = foldSubject(
-    decideSubject(null, {
-      subjectReference: 'sub_000000000000000000000001',
-      accountId: ACCOUNT_A,
-      details: details(fields),
-      now: T0,
-    }),
-  );
-  if (state === null) throw new Error('no subject');
-  return state;
-}
 
 describe('subjectReferenceFor', () => {
   it('derives sub_<24 hex>', () => {
@@ -81,62 +65,6 @@ describe('subjectReferenceFor', () => {
   });
 });
 
-describe('decideSubject', () => {
-  it('creates a subject that does not exist, with the details given', () => {
-    expect(
-      decideSubject(null, {
-        subjectReference: 'sub_000000000000000000000001',
-        accountId: ACCOUNT_A,
-        details: details(),
-        now: T0,
-      }),
-    ).toEqual([
-      {
-        type: 'SubjectCreated',
-        data: {
-          ...details(),
-          subjectReference: 'sub_000000000000000000000001',
-          accountId: ACCOUNT_A,
-          occurredAt: T0,
-        },
-      },
-    ]);
-  });
-
-  it('keeps only the subject details, not extra fields the caller passed', () => {
-    const withExtra = { ...details(), notes: 'not a subject field' } as SubjectDetails;
-    const [event] = decideSubject(null, {
-      subjectReference: 'sub_000000000000000000000001',
-      accountId: ACCOUNT_A,
-      details: withExtra,
-      now: T0,
-    });
-    expect(event?.data).not.toHaveProperty('notes');
-  });
-
-  it('changes nothing when the details are equal', () => {
-    const input = { subjectReference: 'sub_000000000000000000000001', accountId: ACCOUNT_A, now: T1 };
-    expect(decideSubject(created(), { ...input, details: details() })).toEqual([]);
-  });
-
-  it.each([
-    ['type', { type: 'company' }],
-    ['name', { displayName: 'Viktor F. Yanukovych' }],
-    ['countries', { countries: ['UA', 'RU'] }],
-    ['birth date', { birthDate: { year: 1950 } }],
-    ['external reference', { externalReference: 'crm-43' }],
-    ['metadata', { metadata: { segment: 'corporate' } }],
-  ] as [
-    string,
-    Partial<SubjectDetails>,
-  ][])('records the details whole when the %s differs', (_field, change) => {
-    const input = { subjectReference: 'sub_000000000000000000000001', accountId: ACCOUNT_A, now: T1 };
-    expect(decideSubject(created(), { ...input, details: details(change) })).toEqual([
-      { type: 'SubjectUpdated', data: { ...details(change), occurredAt: T1 } },
-    ]);
-  });
-});
-
 describe('evolveSubject and foldSubject', () => {
   it('folds a creation and an update into the latest details', () => {
     const events: SubjectEvent[] = [
@@ -170,16 +98,5 @@ describe('evolveSubject and foldSubject', () => {
     expect(() =>
       evolveSubject(null, { type: 'SubjectUpdated', data: { ...details(), occurredAt: T1 } }),
     ).toThrow(/before SubjectCreated/);
-  });
-
-  it('after an update, the same details are a no-op again', () => {
-    const input = { subjectReference: 'sub_000000000000000000000001', accountId: ACCOUNT_A, now: T1 };
-    const changed = details({ countries: ['UA', 'RU'] });
-    const updated = foldSubject([
-      { type: 'SubjectCreated', data: { ...details(), ...input, occurredAt: T0 } },
-      ...decideSubject(created(), { ...input, details: changed }),
-    ])!;
-    expect(updated.countries).toEqual(['UA', 'RU']);
-    expect(decideSubject(updated, { ...input, details: changed })).toEqual([]);
   });
 });

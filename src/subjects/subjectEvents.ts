@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { BirthDate } from '../cases/caseEvents.js';
-import { canonicalJson } from '../idempotency/fingerprint.js';
 import type { EntityKind } from '../screening/model/listedEntity.js';
 
 /**
@@ -79,42 +78,4 @@ export function foldSubject(events: Iterable<SubjectEvent>): SubjectState | null
   let state: SubjectState | null = null;
   for (const event of events) state = evolveSubject(state, event);
   return state;
-}
-
-/** Compared as canonical JSON: metadata sent with its keys in another order is the same metadata. */
-function sameDetails(a: SubjectDetails, b: SubjectDetails): boolean {
-  return canonicalJson(detailsOf(a)) === canonicalJson(detailsOf(b));
-}
-
-function detailsOf(details: SubjectDetails): SubjectDetails {
-  return {
-    type: details.type,
-    displayName: details.displayName,
-    countries: details.countries,
-    birthDate: details.birthDate,
-    externalReference: details.externalReference,
-    metadata: details.metadata,
-  };
-}
-
-/** The events that create a subject, or bring a reused one up to the details given (none if equal). */
-export function decideSubject(
-  state: SubjectState | null,
-  input: { subjectReference: string; accountId: string; details: SubjectDetails; now: string },
-): SubjectEvent[] {
-  if (state === null) {
-    return [
-      {
-        type: 'SubjectCreated',
-        data: {
-          ...detailsOf(input.details),
-          subjectReference: input.subjectReference,
-          accountId: input.accountId,
-          occurredAt: input.now,
-        },
-      },
-    ];
-  }
-  if (sameDetails(state, input.details)) return [];
-  return [{ type: 'SubjectUpdated', data: { ...detailsOf(input.details), occurredAt: input.now } }];
 }

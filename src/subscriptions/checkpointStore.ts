@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Queryable } from '../db/sql.js';
 import type { Checkpoint } from '../eventStore/eventStore.js';
 

@@ -151,6 +151,31 @@ export async function findGroupForKey(
   return rows[0] ? toGroup(rows[0]) : undefined;
 }
 
+/** A group by id, whatever its account; undefined when there is none. */
+export async function findGroup(db: Queryable, groupId: string): Promise<Group | undefined> {
+  const { rows } = await db.query(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id = $1`, [groupId]);
+  return rows[0] ? toGroup(rows[0]) : undefined;
+}
+
+/** Those of `userIds` that are members of the group (the case rules' `groupMemberIds`). */
+export async function groupMembersAmong(
+  db: Queryable,
+  groupId: string,
+  userIds: readonly string[],
+): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const { rows } = await db.query<{ user_id: string }>(
+    'SELECT user_id FROM group_memberships WHERE group_id = $1 AND user_id = ANY($2::uuid[]) ORDER BY user_id',
+    [groupId, [...new Set(userIds.map((id) => id.toLowerCase()))]],
+  );
+  return rows.map((row) => row.user_id);
+}
+
+export async function findUser(db: Queryable, userId: string): Promise<User | undefined> {
+  const { rows } = await db.query(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [userId]);
+  return rows[0] ? toUser(rows[0]) : undefined;
+}
+
 export async function createUser(
   db: Queryable,
   input: { accountId: string; email: string; displayName?: string | null },

@@ -10,6 +10,7 @@ import { runCaseCommand } from '../../src/cases/caseStream.js';
 import type { EventStore } from '../../src/eventStore/eventStore.js';
 import { createRateLimiter } from '../../src/rateLimit/rateLimiter.js';
 import type { CheckType } from '../../src/screening/checkTypes.js';
+import { type Clock, systemClock } from '../../src/shared/clock.js';
 import type { Scope } from '../../src/workspace/keyPolicy.js';
 import { type CreatedApiKey, createApiKey, type NewApiKey } from '../../src/workspace/keyStore.js';
 import {
@@ -95,6 +96,7 @@ export async function startApiServer(deps: {
   store: EventStore;
   sourceStaleAfterMs?: number;
   rateLimit?: number;
+  clock?: Clock;
 }): Promise<{ app: FastifyInstance; url: string }> {
   const app = buildApiServer({
     logger: pino({ level: 'silent' }),
@@ -102,6 +104,7 @@ export async function startApiServer(deps: {
     pool: deps.pool,
     store: deps.store,
     sourceStaleAfterMs: deps.sourceStaleAfterMs ?? 14 * DAY_MS,
+    clock: deps.clock ?? systemClock,
     rateLimiter:
       deps.rateLimit === undefined ? undefined : createRateLimiter(deps.pool, { limit: deps.rateLimit }),
   });

@@ -5,30 +5,23 @@ import {
   DECIDED_CHECK_EXAMPLE,
 } from '../../api/examples.js';
 import type { IdempotencyContext } from '../../api/idempotentExecution.js';
+import { valueOrThrow } from '../../api/rejections.js';
 import { type ApiRoute, defineRoute } from '../../api/route.js';
-import type { ApiError } from '../../server/errors.js';
-import type { ApiKeyRecord } from '../../workspace/apiKeys.js';
-import type { CaseCommand } from '../caseDecide.js';
-import { type CaseState, findCheck, findMatch } from '../caseState.js';
-import { loadCase, runCaseCommand } from '../caseStream.js';
-import { createCase } from '../createCase.js';
-import { caseReferenceOfCheck, caseReferenceOfMatch, materialId } from '../references.js';
-import {
-  caseNotFound,
-  checkNotFound,
-  isVisible,
-  keyActor,
-  matchNotFound,
-  rejectionError,
-} from './caseCommandSupport.js';
+import { keyRequester } from '../caseAccess.js';
+import { addMaterial, decideCase, decideCheck, reviewMatch } from '../caseService.js';
+import { type CreateCaseInput, createCase } from '../createCase.js';
 import {
   CaseReferenceParams,
   CheckReferenceParams,
   CreateCaseBody,
+  type CreateCaseRequest,
+  caseNotFound,
+  checkNotFound,
   DecisionBody,
   MatchIdParams,
   MatchReviewBody,
   MaterialBody,
+  matchNotFound,
 } from './caseRequestSchemas.js';
 import { caseResource, checkResource, matchResource, materialResource } from './caseResources.js';
 import type { CaseRouteDependencies } from './caseRouteDependencies.js';
@@ -36,9 +29,9 @@ import { Case, CaseMaterial, Check, Match } from './caseSchemas.js';
 
 /**
  * The case workflow's mutations (spec: POST /v1/cases, the match review, the check and case
- * decisions, materials; docs/cases.md, "Endpoints"). Each runs one command of the case domain on
- * the case's stream with the request's deterministic event ids, and answers from the state the
- * command left (read-your-writes, no read model in between).
+ * decisions, materials; docs/cases.md, "Endpoints"). Each parses the request, calls the use case
+ * (src/cases/caseService.ts, createCase.ts) with the request's deterministic event ids, and shapes
+ * the case the command left (read-your-writes, no read model in between).
  */
 
 /** Present on every POST and PATCH: the pipeline claims the Idempotency-Key before the handler runs. */
@@ -47,24 +40,34 @@ function requireIdempotency(idempotency: IdempotencyContext | undefined): Idempo
   return idempotency;
 }
 
-/**
- * Runs a command on a case the key can see. A case in another group or account is answered with
- * `notFound`, exactly as a missing one.
- */
-async function runOnVisibleCase(
-  deps: CaseRouteDependencies,
-  key: ApiKeyRecord,
-  caseReference: string,
-  command: CaseCommand,
-  idempotency: IdempotencyContext | undefined,
-  notFound: () => ApiError,
-): Promise<CaseState> {
-  const { eventId } = requireIdempotency(idempotency);
-  const { state } = await loadCase(deps.store, caseReference);
-  if (!isVisible(state, key)) throw notFound();
-  const outcome = await runCaseCommand(deps.store, caseReference, command, eventId);
-  if (!outcome.ok) throw rejectionError(outcome.rejection, notFound);
-  return outcome.state;
+function createCaseInput(body: CreateCaseRequest): CreateCaseInput {
+  const { subject } = body;
+  return {
+    subject: {
+      mode: subject.mode,
+      subjectReference: subject.subject_reference ?? null,
+      type: subject.type,
+      name: subject.name,
+      countries: subject.countries,
+      birthDate: subject.birth_date,
+      externalReference: subject.external_reference,
+      metadata: subject.metadata,
+    },
+    case: {
+      groupId: body.case.group_id ?? null,
+      ownerUserId: body.case.owner_user_id ?? null,
+      collaboratorUserIds: body.case.collaborator_user_ids,
+      externalReference: body.case.external_reference ?? null,
+      notes: body.case.notes ?? null,
+      metadata: body.case.metadata,
+    },
+    checks: { types: body.checks.types, screeningProfileId: body.checks.screening_profile_id ?? null },
+    monitoring: {
+      enable: body.monitoring.enable,
+      ownerUserId: body.monitoring.owner_user_id ?? null,
+      collaboratorUserIds: body.monitoring.collaborator_user_ids,
+    },
+  };
 }
 
 export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
@@ -84,7 +87,10 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       errorStatuses: [400, 401, 403, 404, 409, 422, 429, 503],
       examples: { response: CREATED_CASE_EXAMPLE },
       async handle({ key, body, idempotency }) {
-        const state = await createCase(deps, key, body, requireIdempotency(idempotency));
+        const { key: idempotencyKey, recovered, eventId } = requireIdempotency(idempotency);
+        const state = valueOrThrow(
+          await createCase(deps, { key, idempotencyKey, recovered, eventId }, createCaseInput(body)),
+        );
         return { status: 201, data: caseResource(state, key) };
       },
     }),
@@ -103,27 +109,16 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       successStatuses: [200],
       errorStatuses: [400, 401, 403, 404, 409, 429],
       async handle({ key, params, body, idempotency }) {
-        const notFound = matchNotFound(params.match_id);
-        const caseReference = caseReferenceOfMatch(params.match_id);
-        if (!caseReference) throw notFound();
-        const state = await runOnVisibleCase(
-          deps,
-          key,
-          caseReference,
-          {
-            type: 'ReviewMatch',
-            now: new Date().toISOString(),
-            matchId: params.match_id,
-            reviewStatus: body.review_status,
-            note: body.note ?? null,
-            actor: keyActor(key),
-          },
-          idempotency,
-          notFound,
+        const { match } = valueOrThrow(
+          await reviewMatch(
+            deps,
+            keyRequester(key),
+            { matchId: params.match_id, reviewStatus: body.review_status, note: body.note ?? null },
+            requireIdempotency(idempotency).eventId,
+          ),
+          matchNotFound(params.match_id),
         );
-        const found = findMatch(state, params.match_id);
-        if (!found) throw notFound();
-        return { status: 200, data: matchResource(found.match) };
+        return { status: 200, data: matchResource(match) };
       },
     }),
     defineRoute({
@@ -142,24 +137,19 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       errorStatuses: [400, 401, 403, 404, 409, 422, 429],
       examples: { body: CHECK_DECISION_REQUEST_EXAMPLE, response: DECIDED_CHECK_EXAMPLE },
       async handle({ key, params, body, idempotency }) {
-        const notFound = checkNotFound(params.check_reference);
-        const state = await runOnVisibleCase(
-          deps,
-          key,
-          caseReferenceOfCheck(params.check_reference),
-          {
-            type: 'DecideCheck',
-            now: new Date().toISOString(),
-            checkReference: params.check_reference,
-            decision: body.decision,
-            notes: body.decision_notes ?? null,
-            actor: keyActor(key),
-          },
-          idempotency,
-          notFound,
+        const { state, check } = valueOrThrow(
+          await decideCheck(
+            deps,
+            keyRequester(key),
+            {
+              checkReference: params.check_reference,
+              decision: body.decision,
+              notes: body.decision_notes ?? null,
+            },
+            requireIdempotency(idempotency).eventId,
+          ),
+          checkNotFound(params.check_reference),
         );
-        const check = findCheck(state, params.check_reference);
-        if (!check) throw notFound();
         return { status: 200, data: checkResource(state, check, key) };
       },
     }),
@@ -180,18 +170,17 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       errorStatuses: [400, 401, 403, 404, 409, 422, 429],
       examples: { response: DECIDED_CASE_EXAMPLE },
       async handle({ key, params, body, idempotency }) {
-        const state = await runOnVisibleCase(
-          deps,
-          key,
-          params.case_reference,
-          {
-            type: 'DecideCase',
-            now: new Date().toISOString(),
-            decision: body.decision,
-            notes: body.decision_notes ?? null,
-            actor: keyActor(key),
-          },
-          idempotency,
+        const { state } = valueOrThrow(
+          await decideCase(
+            deps,
+            keyRequester(key),
+            {
+              caseReference: params.case_reference,
+              decision: body.decision,
+              notes: body.decision_notes ?? null,
+            },
+            requireIdempotency(idempotency).eventId,
+          ),
           caseNotFound(params.case_reference),
         );
         return { status: 200, data: caseResource(state, key) };
@@ -212,28 +201,20 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       successStatuses: [201],
       errorStatuses: [400, 401, 403, 404, 409, 429],
       async handle({ key, params, body, idempotency }) {
-        const notFound = caseNotFound(params.case_reference);
-        const id = materialId(requireIdempotency(idempotency).eventId(0));
-        const state = await runOnVisibleCase(
-          deps,
-          key,
-          params.case_reference,
-          {
-            type: 'AddMaterial',
-            now: new Date().toISOString(),
-            materialId: id,
-            title: body.title,
-            note: body.note ?? null,
-            url: body.url ?? null,
-            attachments: [],
-            actor: keyActor(key),
-          },
-          idempotency,
-          notFound,
+        const { state, material } = valueOrThrow(
+          await addMaterial(
+            deps,
+            keyRequester(key),
+            {
+              caseReference: params.case_reference,
+              title: body.title,
+              note: body.note ?? null,
+              url: body.url ?? null,
+            },
+            requireIdempotency(idempotency).eventId,
+          ),
+          caseNotFound(params.case_reference),
         );
-        const material = state.materials.find((candidate) => candidate.materialId === id);
-        if (!material)
-          throw new Error(`Material ${id} missing from case ${params.case_reference} after adding it`);
         return { status: 201, data: materialResource(state, material) };
       },
     }),

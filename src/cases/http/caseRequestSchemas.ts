@@ -11,6 +11,7 @@ import {
 import { CHECK_TYPES } from '../../screening/checkTypes.js';
 import { ENTITY_KINDS } from '../../screening/model/listedEntity.js';
 import { countryCode } from '../../screening/parsers/countries.js';
+import { ApiError } from '../../server/errors.js';
 import { CASE_REFERENCE, CHECK_REFERENCE } from '../references.js';
 
 /**
@@ -265,6 +266,14 @@ export const MaterialBody = z
     { when: (payload) => isRecord(payload.value) },
   )
   .meta({ examples: [MATERIAL_REQUEST_EXAMPLE] });
+
+// One 404 per kind of object, whatever the reason it is not there: an object outside the key's
+// account or groups gets exactly the answer a missing one gets, so references cannot be probed.
+export const caseNotFound = (caseReference: string) => () =>
+  ApiError.notFound(`Case ${caseReference} was not found.`);
+export const checkNotFound = (checkReference: string) => () =>
+  ApiError.notFound(`Check ${checkReference} was not found.`);
+export const matchNotFound = (matchId: string) => () => ApiError.notFound(`Match ${matchId} was not found.`);
 
 export const CaseReferenceParams = z.object({
   case_reference: z

@@ -1,10 +1,4 @@
-import type pg from 'pg';
-import type { EventStore } from '../../eventStore/eventStore.js';
+import type { CreateCaseDeps } from '../createCase.js';
 
-/** What the case endpoints need: the database (workspace, read models, idempotency) and the event store. */
-export interface CaseRouteDependencies {
-  pool: pg.Pool;
-  store: EventStore;
-  /** A source snapshot older than this refuses new checks with 503 source_unavailable. */
-  sourceStaleAfterMs: number;
-}
+/** What the case endpoints need: the database, the event store, the clock and the staleness limit. */
+export type CaseRouteDependencies = CreateCaseDeps;

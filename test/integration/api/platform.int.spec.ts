@@ -12,6 +12,7 @@ import { createPostgresEventStore } from '../../../src/eventStore/postgres/postg
 import { createRateLimiter } from '../../../src/rateLimit/rateLimiter.js';
 import { listRequests } from '../../../src/requestLog/requestLog.js';
 import { ApiError } from '../../../src/server/errors.js';
+import { systemClock } from '../../../src/shared/clock.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import {
   type CreatedApiKey,
@@ -133,6 +134,7 @@ describe('API platform over HTTP', () => {
     pool: db.pool,
     store: createPostgresEventStore({ pool: db.pool, connectionString: db.url }),
     sourceStaleAfterMs: 14 * 86_400_000,
+    clock: systemClock,
   });
   let servers: FastifyInstance[] = [];
   let url: string;

@@ -13,7 +13,7 @@ import { everyPoliticianCsvFormat } from '../../../src/screening/parsers/everyPo
 import { unXmlFormat } from '../../../src/screening/parsers/unXml.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { subjectReferenceFor, subjectStreamName } from '../../../src/subjects/subjectEvents.js';
-import { runSubjectCommand } from '../../../src/subjects/subjectRepository.js';
+import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey, NewApiKey } from '../../../src/workspace/keyStore.js';
 import {
@@ -584,7 +584,7 @@ describe('case commands over HTTP', () => {
         expectError(result, 404, 'not_found');
         expect(result.body.error).toEqual({
           code: 'not_found',
-          message: `Group ${id} not found.`,
+          message: `Group ${id} was not found.`,
           details: null,
         });
       });
@@ -750,7 +750,7 @@ describe('case commands over HTTP', () => {
           body: { subject: { mode, subject_reference }, checks: { types: ['sanctions'] } },
         });
         expectError(result, 404, 'not_found');
-        expect(result.body.error?.message).toBe(`Subject ${subject_reference} not found.`);
+        expect(result.body.error?.message).toBe(`Subject ${subject_reference} was not found.`);
       });
 
       it("answers 404 for another account's subject, as for an unknown one", async () => {
@@ -845,26 +845,29 @@ describe('case commands over HTTP', () => {
           path: '/v1/cases',
           leaseMs: 600_000,
         });
-        await runSubjectCommand(
+        await subjectCommandHandler.handle(
           store,
           reference,
-          () => [
-            {
-              type: 'SubjectCreated',
-              data: {
-                subjectReference: reference,
-                accountId,
-                type: 'person',
-                displayName: 'Half Written',
-                countries: [],
-                birthDate: null,
-                externalReference: 'half-1',
-                metadata: {},
-                occurredAt: new Date().toISOString(),
+          () => ({
+            ok: true,
+            events: [
+              {
+                type: 'SubjectCreated',
+                data: {
+                  subjectReference: reference,
+                  accountId,
+                  type: 'person',
+                  displayName: 'Half Written',
+                  countries: [],
+                  birthDate: null,
+                  externalReference: 'half-1',
+                  metadata: {},
+                  occurredAt: new Date().toISOString(),
+                },
               },
-            },
-          ],
-          (index) =>
+            ],
+          }),
+          (index: number) =>
             idempotentEventId(
               apiKeyId,
               idempotencyKey,
@@ -1095,7 +1098,7 @@ describe('case commands over HTTP', () => {
           expectError(result, 404, 'not_found');
           expect(result.body.error).toEqual({
             code: 'not_found',
-            message: `Match ${id} not found.`,
+            message: `Match ${id} was not found.`,
             details: null,
           });
         };
@@ -1119,7 +1122,7 @@ describe('case commands over HTTP', () => {
           expect(check.status).toBe(404);
           expect(check.body.error).toEqual({
             code: 'not_found',
-            message: `Check ${ref}-1 not found.`,
+            message: `Check ${ref}-1 was not found.`,
             details: null,
           });
           const decided = await call('PATCH', `/v1/cases/${ref}/decision`, {
@@ -1128,7 +1131,7 @@ describe('case commands over HTTP', () => {
           });
           expect(decided.body.error).toEqual({
             code: 'not_found',
-            message: `Case ${ref} not found.`,
+            message: `Case ${ref} was not found.`,
             details: null,
           });
           const material = await call('POST', `/v1/cases/${ref}/materials`, {
@@ -1137,7 +1140,7 @@ describe('case commands over HTTP', () => {
           });
           expect(material.body.error).toEqual({
             code: 'not_found',
-            message: `Case ${ref} not found.`,
+            message: `Case ${ref} was not found.`,
             details: null,
           });
         }
@@ -1147,7 +1150,7 @@ describe('case commands over HTTP', () => {
         });
         expect(missingCheck.body.error).toEqual({
           code: 'not_found',
-          message: `Check ${reference}-7 not found.`,
+          message: `Check ${reference}-7 was not found.`,
           details: null,
         });
       });

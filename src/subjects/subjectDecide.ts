@@ -1,0 +1,117 @@
+import type { BirthDate } from '../cases/caseEvents.js';
+import { accept, type Decision, reject } from '../eventSourcing/decision.js';
+import { canonicalJson } from '../idempotency/fingerprint.js';
+import type { EntityKind } from '../screening/model/listedEntity.js';
+import type { SubjectDetails, SubjectEvent, SubjectState } from './subjectEvents.js';
+
+/**
+ * The subject's rules (docs/cases.md, "Subjects"). A case screens a subject: created from the
+ * details sent, or reused and brought up to them. What the caller did not send keeps its stored
+ * value (or, for a new subject, its default).
+ */
+export interface UseSubject {
+  type: 'UseSubject';
+  subjectReference: string;
+  accountId: string;
+  /** The caller named the subject by its reference: it must exist already, in the caller's account. */
+  named: boolean;
+  sent: SentDetails;
+  now: string;
+}
+
+/** Details as a caller sends them: absent (undefined) keeps the stored value; null clears it. */
+export interface SentDetails {
+  type?: EntityKind | undefined;
+  name?: string | null | undefined;
+  countries?: string[] | undefined;
+  birthDate?: BirthDate | null | undefined;
+  externalReference?: string | null | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export type SubjectCommand = UseSubject;
+
+export function decideSubject(command: SubjectCommand, state: SubjectState | null): Decision<SubjectEvent> {
+  const { subjectReference, accountId, now } = command;
+  if (command.named && (state === null || state.accountId !== accountId)) {
+    return reject('not_found', `Subject ${subjectReference} was not found.`);
+  }
+  if (state !== null && state.accountId !== accountId) {
+    // A derived reference includes the account: this cannot happen unless the derivation changed.
+    throw new Error(`Subject ${subjectReference} belongs to another account`);
+  }
+  if (state === null) {
+    if (!command.sent.name) return reject('unprocessable', 'A new subject needs a name.');
+    return accept({
+      type: 'SubjectCreated',
+      data: { ...newDetails(command.sent, command.sent.name), subjectReference, accountId, occurredAt: now },
+    });
+  }
+  const sentReference = command.sent.externalReference;
+  if (sentReference !== undefined && sentReference !== state.externalReference) {
+    // A subject found by external reference is found under a reference derived from it: changing it
+    // would leave the next case for the new external reference creating a second subject.
+    return reject(
+      'unprocessable',
+      "A subject's external reference cannot be changed: it is how the subject is found again.",
+      {
+        fieldErrors: {
+          'subject.external_reference': [
+            `Subject ${state.subjectReference} has external reference ${JSON.stringify(state.externalReference)}.`,
+          ],
+        },
+        subject_reference: state.subjectReference,
+        external_reference: state.externalReference,
+      },
+    );
+  }
+  const details = reusedDetails(state, command.sent);
+  if (sameDetails(state, details)) return accept();
+  return accept({ type: 'SubjectUpdated', data: { ...detailsOf(details), occurredAt: now } });
+}
+
+function displayName(name: string): string {
+  return name.replace(/\s+/g, ' ').trim();
+}
+
+function uniqueCountries(countries: readonly string[]): string[] {
+  return [...new Set(countries)];
+}
+
+function newDetails(sent: SentDetails, name: string): SubjectDetails {
+  return {
+    type: sent.type ?? 'person',
+    displayName: displayName(name),
+    countries: uniqueCountries(sent.countries ?? []),
+    birthDate: sent.birthDate ?? null,
+    externalReference: sent.externalReference ?? null,
+    metadata: sent.metadata ?? {},
+  };
+}
+
+function reusedDetails(state: SubjectState, sent: SentDetails): SubjectDetails {
+  return {
+    type: sent.type ?? state.type,
+    displayName: sent.name ? displayName(sent.name) : state.displayName,
+    countries: sent.countries ? uniqueCountries(sent.countries) : state.countries,
+    birthDate: sent.birthDate !== undefined ? sent.birthDate : state.birthDate,
+    externalReference: state.externalReference,
+    metadata: sent.metadata ?? state.metadata,
+  };
+}
+
+/** Compared as canonical JSON: metadata sent with its keys in another order is the same metadata. */
+function sameDetails(a: SubjectDetails, b: SubjectDetails): boolean {
+  return canonicalJson(detailsOf(a)) === canonicalJson(detailsOf(b));
+}
+
+function detailsOf(details: SubjectDetails): SubjectDetails {
+  return {
+    type: details.type,
+    displayName: details.displayName,
+    countries: details.countries,
+    birthDate: details.birthDate,
+    externalReference: details.externalReference,
+    metadata: details.metadata,
+  };
+}
