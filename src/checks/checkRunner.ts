@@ -5,6 +5,7 @@ import type { CaseCommand } from '../cases/caseDecide.js';
 import { findCheck } from '../cases/caseState.js';
 import { loadCase, runCaseCommand } from '../cases/caseStream.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { sleep } from '../shared/sleep.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
@@ -65,6 +66,8 @@ export interface CheckRunnerOptions {
   staleAfterMs: number;
   /** Run the scheduler reactor in this process (default true; one process leads it). */
   scheduler?: boolean;
+  /** The time of the events a worker records. */
+  clock?: Clock;
   schedulerRunner?: Pick<
     SubscriptionRunnerOptions,
     'batchSize' | 'idleWaitMs' | 'retry' | 'standbyRetryMs' | 'parkedPollMs'
@@ -243,7 +246,8 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
     for (const listener of listeners) listener(entry);
   };
 
-  const nowIso = () => new Date().toISOString();
+  const clock = options.clock ?? systemClock;
+  const nowIso = () => clock().toISOString();
 
   /** Runs a command of the check runner on the check's case. */
   async function append(job: ClaimedJob, command: CaseCommand, ids: EventIdOf) {

@@ -2,6 +2,7 @@ import type { FoundMatch, SnapshotUsed } from '../cases/caseEvents.js';
 import type { CaseState, CheckState } from '../cases/caseState.js';
 import { findProfile } from '../screening/scoring/profiles.js';
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import type { IndexManager } from './indexManager.js';
 import { foundMatchesOf, planCheck, screeningSubjectOf } from './screeningPlan.js';
 
@@ -35,10 +36,10 @@ export type CheckScreener = (request: ScreeningRequest) => Promise<ScreeningPrep
 export function createCheckScreener(options: {
   indexManager: IndexManager;
   staleAfterMs: number;
-  now?: () => Date;
+  now?: Clock;
 }): CheckScreener {
   const { indexManager, staleAfterMs } = options;
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? systemClock;
   return async ({ state, check, signal }) => {
     const profile = findProfile(state.screeningProfileId);
     if (!profile) {

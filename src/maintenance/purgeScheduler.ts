@@ -3,6 +3,7 @@ import type { Queryable } from '../db/sql.js';
 import { purgeExpired as purgeExpiredIdempotencyKeys } from '../idempotency/idempotencyStore.js';
 import { DEFAULT_WINDOW_MS, purgeOldWindows } from '../rateLimit/rateLimiter.js';
 import { purgeRequestLog, RETENTION_DAYS } from '../requestLog/requestLog.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 
 export const DEFAULT_PURGE_INTERVAL_MS = 3_600_000;
@@ -94,7 +95,7 @@ export interface PurgeSchedulerOptions {
   intervalMs?: number;
   tasks?: PurgeTask[];
   /** For tests: the time each round purges against. */
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 export interface PurgeScheduler {
@@ -110,7 +111,7 @@ export interface PurgeScheduler {
 export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeScheduler {
   const logger = options.logger ?? silentLogger;
   const intervalMs = options.intervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

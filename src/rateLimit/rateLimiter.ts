@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/sql.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 
 /** The spec's public API limit (Limits): 120 requests per fixed 60-second window per API key. */
 export const DEFAULT_LIMIT = 120;
@@ -8,7 +9,7 @@ export interface RateLimitOptions {
   limit?: number;
   windowMs?: number;
   /** The time a request counts at: the wall clock, unless a test pins it inside one window. */
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 export interface RateLimitResult {
@@ -68,7 +69,7 @@ export function decide(count: number, limit: number, resetAt: Date, now: Date): 
 export function createRateLimiter(db: Queryable, options: RateLimitOptions = {}): RateLimiter {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer`);
   if (!Number.isInteger(windowMs) || windowMs < 1000) throw new RangeError(`windowMs must be >= 1000`);
   return {
