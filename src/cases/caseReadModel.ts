@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { findCaseView } from '../../projections/cases/queries.js';
 import type { EventStore } from '../eventStore/eventStore.js';
-import { canSeeGroup, type KeyGrant } from '../workspace/keyPolicy.js';
+import type { KeyGrant } from '../workspace/keyPolicy.js';
+import { isCaseVisibleToKey } from './caseAccess.js';
 import type { CaseState } from './caseState.js';
 import { loadCase } from './caseStream.js';
 
@@ -30,11 +31,6 @@ export async function readCase(
   return loaded.state ?? undefined;
 }
 
-/** The spec's scope rule: a case of another account, or of a group the key cannot see, is not found. */
-export function isCaseVisibleTo(state: CaseState, key: KeyGrant & { accountId: string }): boolean {
-  return state.accountId.toLowerCase() === key.accountId.toLowerCase() && canSeeGroup(key, state.groupId);
-}
-
 /** `readCase`, then the key's scope: undefined for a missing case and for one the key may not see alike. */
 export async function readCaseForKey(
   pool: Pick<pg.Pool, 'query'>,
@@ -43,5 +39,5 @@ export async function readCaseForKey(
   key: KeyGrant & { accountId: string },
 ): Promise<CaseState | undefined> {
   const state = await readCase(pool, store, caseReference);
-  return state && isCaseVisibleTo(state, key) ? state : undefined;
+  return state && isCaseVisibleToKey(state, key) ? state : undefined;
 }

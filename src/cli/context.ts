@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { describeDatabase } from '../db/database.js';
 import type { MigrationReport } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import type { CliIo } from './io.js';
 
 export interface CliContext {
@@ -12,6 +13,7 @@ export interface CliContext {
   store: EventStore;
   migration: MigrationReport;
   installedProjections: string[];
+  clock: Clock;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function withCliContext<T>(io: CliIo, command: (context: CliContext
       store,
       migration,
       installedProjections,
+      clock: io.clock ?? systemClock,
     });
   } finally {
     await platform.close();

@@ -1,3 +1,5 @@
+import type { Clock } from '../shared/clock.js';
+
 export interface CliOutput {
   write(text: string): unknown;
 }
@@ -8,4 +10,6 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Interrupts a long command (a rebuild) cleanly; bin/casescreen.js wires SIGINT and SIGTERM to it. */
   signal?: AbortSignal;
+  /** The time of what the commands record; the system clock unless a test sets it. */
+  clock?: Clock;
 }

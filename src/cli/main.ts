@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { projectVersion } from '../shared/projectRoot.js';
-import { registerCaseCommands } from './caseCommands.js';
+import { registerCaseCommands } from './cases/caseCommands.js';
 import { CliInputError, type CommandHost, helpConfiguration, helpExamples } from './commandSupport.js';
 import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';

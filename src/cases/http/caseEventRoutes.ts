@@ -3,11 +3,11 @@ import { Uuid } from '../../api/commonSchemas.js';
 import { CASE_EVENT_PAGE_EXAMPLE } from '../../api/examples.js';
 import { type ApiRoute, defineRoute } from '../../api/route.js';
 import { ApiError } from '../../server/errors.js';
-import { canSeeGroup } from '../../workspace/keyPolicy.js';
+import { isCaseVisibleToKey } from '../caseAccess.js';
 import { caseEventResources, PUBLIC_CASE_EVENT_TYPES, type PublicCaseEventType } from '../caseEventView.js';
 import { loadCase } from '../caseStream.js';
 import { CASE_REFERENCE } from '../references.js';
-import { CaseReferenceParams } from './caseRequestSchemas.js';
+import { CaseReferenceParams, caseNotFound } from './caseRequestSchemas.js';
 import type { CaseRouteDependencies } from './caseRouteDependencies.js';
 import { CaseEvent } from './caseSchemas.js';
 
@@ -143,9 +143,7 @@ export function caseEventRoutes(deps: CaseRouteDependencies): ApiRoute[] {
         const loaded = await loadCase(deps.store, caseReference);
         const state = loaded.state;
         // A case of another account or outside the key's groups reads exactly like a missing one.
-        if (!state || state.accountId !== key.accountId || !canSeeGroup(key, state.groupId)) {
-          throw ApiError.notFound(`Case ${caseReference} was not found.`);
-        }
+        if (!state || !isCaseVisibleToKey(state, key)) throw caseNotFound(caseReference)();
 
         const below = cursor?.revision ?? Number.POSITIVE_INFINITY;
         const matching = caseEventResources(loaded.events)

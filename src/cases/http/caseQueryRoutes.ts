@@ -1,17 +1,16 @@
 import { type ApiRoute, defineRoute } from '../../api/route.js';
-import { ApiError } from '../../server/errors.js';
 import { readCaseForKey } from '../caseReadModel.js';
 import { findCheck } from '../caseState.js';
 import { caseReferenceOfCheck } from '../references.js';
-import { CaseReferenceParams, CheckReferenceParams } from './caseRequestSchemas.js';
+import {
+  CaseReferenceParams,
+  CheckReferenceParams,
+  caseNotFound,
+  checkNotFound,
+} from './caseRequestSchemas.js';
 import { caseResource, checkResource } from './caseResources.js';
 import type { CaseRouteDependencies } from './caseRouteDependencies.js';
 import { Case, Check } from './caseSchemas.js';
-
-// One message per kind of object, whatever the reason it is not there: a case outside the key's
-// account or groups gets exactly the answer a missing one gets, so references cannot be probed.
-const caseNotFound = (caseReference: string) => ApiError.notFound(`Case ${caseReference} was not found.`);
-const checkNotFound = (checkReference: string) => ApiError.notFound(`Check ${checkReference} was not found.`);
 
 /**
  * GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}: the case's state from the
@@ -38,7 +37,7 @@ export function caseQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       errorStatuses: [400, 401, 403, 404, 429],
       async handle({ key, params }) {
         const state = await readCaseForKey(pool, store, params.case_reference, key);
-        if (!state) throw caseNotFound(params.case_reference);
+        if (!state) throw caseNotFound(params.case_reference)();
         return { status: 200, data: caseResource(state, key) };
       },
     }),
@@ -61,7 +60,7 @@ export function caseQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
         const reference = params.check_reference;
         const state = await readCaseForKey(pool, store, caseReferenceOfCheck(reference), key);
         const check = state && findCheck(state, reference);
-        if (!state || !check) throw checkNotFound(reference);
+        if (!state || !check) throw checkNotFound(reference)();
         return { status: 200, data: checkResource(state, check, key) };
       },
     }),

@@ -1,15 +1,15 @@
-import { type CaseEvent, SYSTEM_ACTOR } from '../cases/caseEvents.js';
+import { type CaseEvent, SYSTEM_ACTOR } from '../../cases/caseEvents.js';
 import {
   type ActorResource,
   actorResource,
   type PublicCaseEventType,
   type StoredCaseEvent,
   visibleForm,
-} from '../cases/caseEventView.js';
-import type { CaseState } from '../cases/caseState.js';
-import { actorLabel, caseResource } from '../cases/http/caseResources.js';
-import type { KeyGrant } from '../workspace/keyPolicy.js';
-import { formatTable } from './table.js';
+} from '../../cases/caseEventView.js';
+import type { CaseState } from '../../cases/caseState.js';
+import { actorLabel, caseResource } from '../../cases/http/caseResources.js';
+import type { KeyGrant } from '../../workspace/keyPolicy.js';
+import { formatTable } from '../table.js';
 
 /**
  * What `casescreen cases history|show` print: every event of a case stream (audit-only ones
