@@ -6,7 +6,7 @@ import { findGroup, groupMembersAmong } from '../workspace/workspaceStore.js';
 import { saveAttachmentFile } from './attachmentFiles.js';
 import type { CaseRequester } from './caseAccess.js';
 import { type CaseCommand, decide } from './caseDecide.js';
-import type { CaseEvent, FinalDecision, MaterialAttachment, ReviewStatus } from './caseEvents.js';
+import type { Actor, CaseEvent, FinalDecision, MaterialAttachment, ReviewStatus } from './caseEvents.js';
 import {
   type CaseState,
   type CheckState,
@@ -130,27 +130,6 @@ export async function decideCheck(
     : reject('not_found', `no check ${input.checkReference}`);
 }
 
-export function decideCase(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; decision: FinalDecision; notes: string | null },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    (_state, now) => ({
-      type: 'DecideCase',
-      now,
-      decision: input.decision,
-      notes: input.notes,
-      actor: requester.actor,
-    }),
-    ids,
-  );
-}
-
 /** A case-wide note, link, or both; its id comes from the request's first event id. */
 export async function addMaterial(
   deps: CaseServiceDeps,
@@ -232,165 +211,121 @@ async function addMaterialWith(
   return { ok: true, value: { ...outcome.value, material } };
 }
 
-/** Moves the case to another group of its account, whose members must include the owner and collaborators. */
-export function changeGroup(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; groupId: string },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    async (state, now) => {
-      const group = await findGroup(deps.pool, input.groupId);
-      if (!group) return reject('not_found', `no group ${input.groupId}`).rejection;
-      if (group.accountId !== state.accountId) {
-        return reject('unprocessable', `group ${input.groupId} is not a group of account ${state.accountId}`)
-          .rejection;
-      }
-      const people = [...(state.ownerUserId ? [state.ownerUserId] : []), ...state.collaboratorUserIds];
-      return {
-        type: 'ChangeGroup',
-        now,
-        groupId: asHeld(group.id, [state.groupId]),
-        groupMemberIds: await groupMembersAmong(deps.pool, group.id, people),
-        actor: requester.actor,
-      };
-    },
-    ids,
-  );
+/**
+ * A use case that is one command on one case: `build` makes the command from what was asked and the
+ * case as read, looking up what the rules need.
+ */
+function caseUseCase<Input extends { caseReference: string }>(
+  build: (
+    input: Input,
+    state: CaseState,
+    context: { deps: CaseServiceDeps; now: string; actor: Actor },
+  ) => Promise<CaseCommand | Rejection> | CaseCommand | Rejection,
+) {
+  return (
+    deps: CaseServiceDeps,
+    requester: CaseRequester,
+    input: Input,
+    ids: EventIds,
+  ): Promise<Outcome<CaseChange>> =>
+    act(
+      deps,
+      requester,
+      input.caseReference,
+      (state, now) => build(input, state, { deps, now, actor: requester.actor }),
+      ids,
+    );
 }
+
+export const decideCase = caseUseCase<{
+  caseReference: string;
+  decision: FinalDecision;
+  notes: string | null;
+}>(({ decision, notes }, _state, { now, actor }) => ({ type: 'DecideCase', now, decision, notes, actor }));
+
+/** Moves the case to another group of its account, whose members must include the owner and collaborators. */
+export const changeGroup = caseUseCase<{ caseReference: string; groupId: string }>(
+  async ({ groupId }, state, { deps, now, actor }) => {
+    const group = await findGroup(deps.pool, groupId);
+    if (!group) return reject('not_found', `no group ${groupId}`).rejection;
+    if (group.accountId !== state.accountId) {
+      return reject('unprocessable', `group ${groupId} is not a group of account ${state.accountId}`)
+        .rejection;
+    }
+    const people = [...(state.ownerUserId ? [state.ownerUserId] : []), ...state.collaboratorUserIds];
+    return {
+      type: 'ChangeGroup',
+      now,
+      groupId: asHeld(group.id, [state.groupId]),
+      groupMemberIds: await groupMembersAmong(deps.pool, group.id, people),
+      actor,
+    };
+  },
+);
 
 /** Sets the owner (a member of the case group), or removes it with null. */
-export function changeOwner(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; ownerUserId: string | null },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    async (state, now) => {
-      const owner = input.ownerUserId && asHeld(input.ownerUserId.toLowerCase(), [state.ownerUserId]);
-      return {
-        type: 'ChangeOwner',
-        now,
-        ownerUserId: owner,
-        groupMemberIds: owner ? await groupMembersAmong(deps.pool, state.groupId, [owner]) : [],
-        actor: requester.actor,
-      };
-    },
-    ids,
-  );
-}
+export const changeOwner = caseUseCase<{ caseReference: string; ownerUserId: string | null }>(
+  async ({ ownerUserId }, state, { deps, now, actor }) => {
+    const owner = ownerUserId && asHeld(ownerUserId.toLowerCase(), [state.ownerUserId]);
+    return {
+      type: 'ChangeOwner',
+      now,
+      ownerUserId: owner,
+      groupMemberIds: owner ? await groupMembersAmong(deps.pool, state.groupId, [owner]) : [],
+      actor,
+    };
+  },
+);
 
 /** Adds collaborators, members of the case group; those already there are skipped by the rules. */
-export function addCollaborators(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; userIds: readonly string[] },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    async (state, now) => {
-      const userIds = unique(input.userIds).map((id) => asHeld(id, state.collaboratorUserIds));
-      return {
-        type: 'AddCollaborators',
-        now,
-        userIds,
-        groupMemberIds: await groupMembersAmong(deps.pool, state.groupId, userIds),
-        actor: requester.actor,
-      };
-    },
-    ids,
-  );
-}
-
-export function removeCollaborators(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; userIds: readonly string[] },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  const named = unique(input.userIds);
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    (state, now) => ({
-      type: 'RemoveCollaborators',
+export const addCollaborators = caseUseCase<{ caseReference: string; userIds: readonly string[] }>(
+  async (input, state, { deps, now, actor }) => {
+    const userIds = unique(input.userIds).map((id) => asHeld(id, state.collaboratorUserIds));
+    return {
+      type: 'AddCollaborators',
       now,
-      // The ids as the case holds them: the rule matches them exactly.
-      userIds: state.collaboratorUserIds.filter((id) => named.includes(id.toLowerCase())),
-      actor: requester.actor,
-    }),
-    ids,
-  );
-}
+      userIds,
+      groupMemberIds: await groupMembersAmong(deps.pool, state.groupId, userIds),
+      actor,
+    };
+  },
+);
 
-export function updateExternalReference(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; externalReference: string | null },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    (_state, now) => ({
-      type: 'UpdateExternalReference',
-      now,
-      externalReference: input.externalReference,
-      actor: requester.actor,
-    }),
-    ids,
-  );
-}
+export const removeCollaborators = caseUseCase<{ caseReference: string; userIds: readonly string[] }>(
+  (input, state, { now, actor }) => {
+    const named = unique(input.userIds);
+    // The ids as the case holds them: the rule matches them exactly.
+    const userIds = state.collaboratorUserIds.filter((id) => named.includes(id.toLowerCase()));
+    return { type: 'RemoveCollaborators', now, userIds, actor };
+  },
+);
+
+export const updateExternalReference = caseUseCase<{
+  caseReference: string;
+  externalReference: string | null;
+}>(({ externalReference }, _state, { now, actor }) => ({
+  type: 'UpdateExternalReference',
+  now,
+  externalReference,
+  actor,
+}));
 
 /** A draft of the case decision; the case stays pending. */
-export function saveDecisionDraft(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; decision: FinalDecision; notes: string | null },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    (_state, now) => ({
-      type: 'SaveDecisionDraft',
-      now,
-      decision: input.decision,
-      notes: input.notes,
-      actor: requester.actor,
-    }),
-    ids,
-  );
-}
+export const saveDecisionDraft = caseUseCase<{
+  caseReference: string;
+  decision: FinalDecision;
+  notes: string | null;
+}>(({ decision, notes }, _state, { now, actor }) => ({
+  type: 'SaveDecisionDraft',
+  now,
+  decision,
+  notes,
+  actor,
+}));
 
-export function saveDecisionReason(
-  deps: CaseServiceDeps,
-  requester: CaseRequester,
-  input: { caseReference: string; reason: string },
-  ids: EventIds,
-): Promise<Outcome<CaseChange>> {
-  return act(
-    deps,
-    requester,
-    input.caseReference,
-    (_state, now) => ({ type: 'SaveDecisionReason', now, reason: input.reason, actor: requester.actor }),
-    ids,
-  );
-}
+export const saveDecisionReason = caseUseCase<{ caseReference: string; reason: string }>(
+  ({ reason }, _state, { now, actor }) => ({ type: 'SaveDecisionReason', now, reason, actor }),
+);
 
 /** Ids each once, in the canonical (lower-case) form the workspace stores. */
 function unique(ids: readonly string[]): string[] {

@@ -8,6 +8,7 @@ import {
   evolveSubject,
   SUBJECT_REFERENCE,
   type SubjectState,
+  subjectDetailsOf,
   subjectReferenceFor,
 } from '../subjects/subjectEvents.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
@@ -266,13 +267,5 @@ async function requireSources(
 }
 
 function caseSubject(subject: SubjectState): CaseSubject {
-  return {
-    subjectReference: subject.subjectReference,
-    type: subject.type,
-    displayName: subject.displayName,
-    countries: subject.countries,
-    birthDate: subject.birthDate,
-    externalReference: subject.externalReference,
-    metadata: subject.metadata,
-  };
+  return { subjectReference: subject.subjectReference, ...subjectDetailsOf(subject) };
 }

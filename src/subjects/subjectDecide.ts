@@ -2,7 +2,12 @@ import type { BirthDate } from '../cases/caseEvents.js';
 import { accept, type Decision, reject } from '../eventSourcing/decision.js';
 import { canonicalJson } from '../idempotency/fingerprint.js';
 import type { EntityKind } from '../screening/model/listedEntity.js';
-import type { SubjectDetails, SubjectEvent, SubjectState } from './subjectEvents.js';
+import {
+  type SubjectDetails,
+  type SubjectEvent,
+  type SubjectState,
+  subjectDetailsOf,
+} from './subjectEvents.js';
 
 /**
  * The subject's rules (docs/cases.md, "Subjects"). A case screens a subject: created from the
@@ -67,7 +72,7 @@ export function decideSubject(command: SubjectCommand, state: SubjectState | nul
   }
   const details = reusedDetails(state, command.sent);
   if (sameDetails(state, details)) return accept();
-  return accept({ type: 'SubjectUpdated', data: { ...detailsOf(details), occurredAt: now } });
+  return accept({ type: 'SubjectUpdated', data: { ...subjectDetailsOf(details), occurredAt: now } });
 }
 
 function displayName(name: string): string {
@@ -102,16 +107,5 @@ function reusedDetails(state: SubjectState, sent: SentDetails): SubjectDetails {
 
 /** Compared as canonical JSON: metadata sent with its keys in another order is the same metadata. */
 function sameDetails(a: SubjectDetails, b: SubjectDetails): boolean {
-  return canonicalJson(detailsOf(a)) === canonicalJson(detailsOf(b));
-}
-
-function detailsOf(details: SubjectDetails): SubjectDetails {
-  return {
-    type: details.type,
-    displayName: details.displayName,
-    countries: details.countries,
-    birthDate: details.birthDate,
-    externalReference: details.externalReference,
-    metadata: details.metadata,
-  };
+  return canonicalJson(subjectDetailsOf(a)) === canonicalJson(subjectDetailsOf(b));
 }

@@ -79,3 +79,15 @@ export function foldSubject(events: Iterable<SubjectEvent>): SubjectState | null
   for (const event of events) state = evolveSubject(state, event);
   return state;
 }
+
+/** The details alone, without the fields a state or an event adds (and nothing a caller passed along). */
+export function subjectDetailsOf(details: SubjectDetails): SubjectDetails {
+  return {
+    type: details.type,
+    displayName: details.displayName,
+    countries: details.countries,
+    birthDate: details.birthDate,
+    externalReference: details.externalReference,
+    metadata: details.metadata,
+  };
+}
