@@ -2,6 +2,7 @@ import { type CaseCommand, decide, queuedChecks } from '../../src/cases/caseDeci
 import type {
   Actor,
   CaseCreated,
+  CaseEvent,
   CaseSubject,
   FinalDecision,
   FoundMatch,
@@ -15,8 +16,9 @@ import { type KeyGrant, SCOPES } from '../../src/workspace/keyPolicy.js';
 
 /**
  * The builders the case domain specs share: one case (ABC123456, a sanctions and a pep check) in
- * one account and group, its people and keys, and the commands the check runner and reviewers
- * send. Every builder takes the fields a spec needs otherwise.
+ * one account and group, its people and keys, the commands the check runner and reviewers send,
+ * and the events those commands append (for the histories decider specs start from). Every
+ * builder takes the fields a spec needs otherwise.
  */
 
 export const CASE_REF = 'ABC123456';
@@ -131,6 +133,8 @@ export function found(check: string, entityId: string, fields: Partial<FoundMatc
 }
 
 type Command<T extends CaseCommand['type']> = Extract<CaseCommand, { type: T }>;
+type CaseEventOf<T extends CaseEvent['type']> = Extract<CaseEvent, { type: T }>;
+type CaseEventData<T extends CaseEvent['type']> = CaseEventOf<T>['data'];
 
 export const start = (
   check: string,
@@ -145,21 +149,26 @@ export const start = (
   ...fields,
 });
 
+/** What a completion of `check` carries: attempt 1 with the default profile and one snapshot. */
+function completion(
+  check: string,
+  matches: FoundMatch[],
+): Omit<CaseEventData<'CheckCompleted'>, 'occurredAt'> {
+  return {
+    checkReference: check,
+    attempt: 1,
+    screeningProfileId: 'default',
+    threshold: 0.7,
+    snapshots: [{ id: 'snap-1', dataset: 'us_ofac_sdn', version: 1 }],
+    matches,
+  };
+}
+
 export const complete = (
   check: string,
   matches: FoundMatch[] = [],
   fields: Partial<Command<'CompleteCheck'>> = {},
-): CaseCommand => ({
-  type: 'CompleteCheck',
-  checkReference: check,
-  attempt: 1,
-  screeningProfileId: 'default',
-  threshold: 0.7,
-  snapshots: [{ id: 'snap-1', dataset: 'us_ofac_sdn', version: 1 }],
-  matches,
-  now: NOW,
-  ...fields,
-});
+): CaseCommand => ({ type: 'CompleteCheck', ...completion(check, matches), now: NOW, ...fields });
 
 export const failCheck = (
   check: string,
@@ -228,6 +237,160 @@ export const addMaterial = (fields: Partial<Command<'AddMaterial'>> = {}): CaseC
   actor: REVIEWER,
   now: NOW,
   ...fields,
+});
+
+// The workspace operations, by REVIEWER at NOW; `groupMemberIds` are the members of the group.
+
+export const changeGroup = (groupId: string, groupMemberIds: readonly string[]): CaseCommand => ({
+  type: 'ChangeGroup',
+  groupId,
+  groupMemberIds,
+  actor: REVIEWER,
+  now: NOW,
+});
+
+export const changeOwner = (
+  ownerUserId: string | null,
+  groupMemberIds: readonly string[] = [OWNER, ALICE, BOB],
+): CaseCommand => ({ type: 'ChangeOwner', ownerUserId, groupMemberIds, actor: REVIEWER, now: NOW });
+
+export const addCollaborators = (
+  userIds: string[],
+  groupMemberIds: readonly string[] = [OWNER, ALICE, BOB],
+): CaseCommand => ({ type: 'AddCollaborators', userIds, groupMemberIds, actor: REVIEWER, now: NOW });
+
+export const removeCollaborators = (userIds: string[]): CaseCommand => ({
+  type: 'RemoveCollaborators',
+  userIds,
+  actor: REVIEWER,
+  now: NOW,
+});
+
+export const updateExternalReference = (externalReference: string | null): CaseCommand => ({
+  type: 'UpdateExternalReference',
+  externalReference,
+  actor: REVIEWER,
+  now: NOW,
+});
+
+export const saveDecisionDraft = (decision: FinalDecision, notes: string | null = null): CaseCommand => ({
+  type: 'SaveDecisionDraft',
+  decision,
+  notes,
+  actor: REVIEWER,
+  now: NOW,
+});
+
+export const saveDecisionReason = (reason: string): CaseCommand => ({
+  type: 'SaveDecisionReason',
+  reason,
+  actor: REVIEWER,
+  now: NOW,
+});
+
+// ---- events: what the commands above append, each at NOW by the same actor -------------------
+
+export const checkStarted = (
+  check: string,
+  attempt = 1,
+  fields: Partial<CaseEventData<'CheckStarted'>> = {},
+): CaseEventOf<'CheckStarted'> => ({
+  type: 'CheckStarted',
+  data: { checkReference: check, attempt, worker: 'worker-1', occurredAt: NOW, ...fields },
+});
+
+export const checkCompleted = (
+  check: string,
+  matches: FoundMatch[] = [],
+  fields: Partial<CaseEventData<'CheckCompleted'>> = {},
+): CaseEventOf<'CheckCompleted'> => ({
+  type: 'CheckCompleted',
+  data: { ...completion(check, matches), occurredAt: NOW, ...fields },
+});
+
+export const checkFailed = (
+  check: string,
+  failureReason = 'source snapshot stale',
+  fields: Partial<CaseEventData<'CheckFailed'>> = {},
+): CaseEventOf<'CheckFailed'> => ({
+  type: 'CheckFailed',
+  data: { checkReference: check, attempt: 3, failureReason, occurredAt: NOW, ...fields },
+});
+
+/** The first review action on a case starts its review, by REVIEWER. */
+export const reviewStarted = (): CaseEventOf<'CaseReviewStarted'> => ({
+  type: 'CaseReviewStarted',
+  data: { actor: REVIEWER, occurredAt: NOW },
+});
+
+/** REVIEWER reviewed a match that was pending review, withdrawing no decision. */
+export const matchReviewed = (
+  match: string,
+  reviewStatus: ReviewStatus,
+  note: string | null = null,
+  fields: Partial<CaseEventData<'MatchReviewed'>> = {},
+): CaseEventOf<'MatchReviewed'> => ({
+  type: 'MatchReviewed',
+  data: {
+    // A match id begins with the reference of its check.
+    checkReference: match.slice(0, match.lastIndexOf('.')),
+    matchId: match,
+    reviewStatus,
+    previousStatus: 'pending_review',
+    note,
+    withdrawsCheckDecision: null,
+    actor: REVIEWER,
+    occurredAt: NOW,
+    ...fields,
+  },
+});
+
+/** REVIEWER decided a check that was pending review. */
+export const checkDecided = (
+  check: string,
+  decision: FinalDecision,
+  notes: string | null = null,
+  fields: Partial<CaseEventData<'CheckDecisionRecorded'>> = {},
+): CaseEventOf<'CheckDecisionRecorded'> => ({
+  type: 'CheckDecisionRecorded',
+  data: {
+    checkReference: check,
+    decision,
+    previousDecision: 'pending_review',
+    notes,
+    actor: REVIEWER,
+    occurredAt: NOW,
+    ...fields,
+  },
+});
+
+/** A changed review took back the check's decision: `cause` says which. */
+export const checkDecisionWithdrawn = (
+  check: string,
+  withdrawnDecision: FinalDecision,
+  cause: string,
+): CaseEventOf<'CheckDecisionWithdrawn'> => ({
+  type: 'CheckDecisionWithdrawn',
+  data: { checkReference: check, withdrawnDecision, cause, occurredAt: NOW },
+});
+
+/** CLIENT decided the case, which was pending its decision. */
+export const caseDecided = (
+  decision: FinalDecision,
+  notes: string | null = null,
+  fields: Partial<CaseEventData<'CaseDecisionRecorded'>> = {},
+): CaseEventOf<'CaseDecisionRecorded'> => ({
+  type: 'CaseDecisionRecorded',
+  data: { decision, previousDecision: 'pending_decision', notes, actor: CLIENT, occurredAt: NOW, ...fields },
+});
+
+/** A decided case whose evidence changed is reopened by the one who changed it (REVIEWER). */
+export const caseReopened = (
+  previousDecision: FinalDecision,
+  cause: string,
+): CaseEventOf<'CaseReopened'> => ({
+  type: 'CaseReopened',
+  data: { previousDecision, cause, actor: REVIEWER, occurredAt: NOW },
 });
 
 /** Runs commands from `state`, each of which must be accepted, and folds the events they decide. */
