@@ -8,7 +8,7 @@ import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
 import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
 import { registerRequestLogCommands } from './requestLogCommands.js';
-import { registerScreenCommands } from './screenCommands.js';
+import { registerScreenCommands } from './screening/screeningCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
