@@ -59,6 +59,14 @@ export interface CaughtUp {
   kind: 'caughtUp';
   /** Position of the last event delivered so far (null when none). */
   checkpoint: Checkpoint | null;
+  /**
+   * How far the subscription has looked through the feed, whatever the categories: it has delivered
+   * every event of its categories up to here. At or after `checkpoint`, and at or after every
+   * `headCheckpoint()` answered before the previous marker (the first marker: before the
+   * subscription started), so a caller waiting for a head it read is released by the next marker.
+   * Null only while the feed is empty.
+   */
+  scannedTo: Checkpoint | null;
 }
 
 export type SubscriptionItem = RecordedEvent | CaughtUp;
@@ -104,7 +112,8 @@ export interface EventStore {
   readFeed(options: ReadFeedOptions): Promise<RecordedEvent[]>;
   /**
    * The ordered global feed as a live stream: catches up, yields a `caughtUp` marker,
-   * then keeps delivering new events until the signal aborts.
+   * then keeps delivering new events, each time it has drained the feed again with another marker,
+   * until the signal aborts. The one way to follow the feed (the subscription runner runs on it).
    */
   subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionItem>;
   /**

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CaughtUp,
   type Checkpoint,
   type EventStore,
   IdempotencyMismatchError,
@@ -314,6 +315,34 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         await eventually(() => expect(received).toHaveLength(2));
         await reader;
         expect(received.map((r) => (r.data as { n: number }).n)).toEqual([0, 1]);
+      });
+
+      it('marks caught up past a head of other categories read before it started', async () => {
+        const own = uniqueCategory();
+        const appended = await store.appendToStream(stream(own), [event(0)]);
+        const other = await store.appendToStream(stream(uniqueCategory()), [event(1)]);
+        // A head the caller read after both appends (once another client's open transaction, on a
+        // shared server, no longer holds them back): the marker must have passed it.
+        const head = await eventually(async () => {
+          const visible = await store.headCheckpoint();
+          expect(visible).not.toBeNull();
+          expect(store.compareCheckpoints(visible!, other.position)).toBeGreaterThanOrEqual(0);
+          return visible!;
+        });
+        const controller = new AbortController();
+        let marker: CaughtUp | undefined;
+        for await (const item of store.subscribe({
+          after: null,
+          categories: [own],
+          signal: controller.signal,
+        })) {
+          if (!isCaughtUp(item)) continue;
+          marker = item;
+          controller.abort();
+        }
+        expect(marker?.checkpoint).toBe(appended.position);
+        expect(marker?.scannedTo).not.toBeNull();
+        expect(store.compareCheckpoints(marker!.scannedTo!, head)).toBeGreaterThanOrEqual(0);
       });
 
       it('delivers every event exactly once, in per-stream order, under many concurrent writers', async () => {

@@ -197,9 +197,17 @@ describe('subscribeToFeed', () => {
       items.push(item);
     }
     const positions = all.records.map((record) => encodePosition(record.position));
-    expect(items.map((item) => (isCaughtUp(item) ? `caughtUp@${item.checkpoint}` : item.streamName))).toEqual(
-      ['case-1', `caughtUp@${positions[0]}`, 'case-2', `caughtUp@${positions[3]}`],
-    );
+    expect(
+      items.map((item) =>
+        isCaughtUp(item) ? `caughtUp@${item.checkpoint}/${item.scannedTo}` : item.streamName,
+      ),
+    ).toEqual([
+      'case-1',
+      // Delivered up to case-1, and passed subject-2: the last record looked at.
+      `caughtUp@${positions[0]}/${positions[2]}`,
+      'case-2',
+      `caughtUp@${positions[3]}/${positions[3]}`,
+    ]);
     // The second scan starts after subject-2 (the last record seen), not after case-1 (the last delivered).
     expect(scans[1]!.after).toEqual(all.records[2]!.position);
     expect(waits[0]).toBe(positions[2]);
@@ -214,7 +222,7 @@ describe('subscribeToFeed', () => {
     for await (const item of subscribeToFeed(reader, { after: start, signal: controller.signal }, 10)) {
       items.push(item);
     }
-    expect(items).toEqual([{ kind: 'caughtUp', checkpoint: start }]);
+    expect(items).toEqual([{ kind: 'caughtUp', checkpoint: start, scannedTo: start }]);
   });
 
   it('yields nothing more once the consumer stops on the last event', async () => {

@@ -36,13 +36,10 @@ export async function* subscribeToFeed(
     if (scan.reachedEnd) {
       // The consumer may have stopped on the last event delivered: then nothing more is yielded.
       if (signal.aborted) return;
-      yield { kind: 'caughtUp', checkpoint: delivered };
-      await feed.waitForEvents({
-        signal,
-        timeoutMs: pollIntervalMs,
-        categories,
-        after: cursor ? encodePosition(cursor) : null,
-      });
+      // Every record up to the cursor was looked at, matching or not: that is how far it has passed.
+      const scannedTo = cursor ? encodePosition(cursor) : null;
+      yield { kind: 'caughtUp', checkpoint: delivered, scannedTo };
+      await feed.waitForEvents({ signal, timeoutMs: pollIntervalMs, categories, after: scannedTo });
     }
   }
 }

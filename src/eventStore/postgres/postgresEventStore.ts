@@ -15,7 +15,7 @@ import {
   type WaitForEventsOptions,
   WrongExpectedVersionError,
 } from '../eventStore.js';
-import { subscribeFromFeed } from '../subscribeFromFeed.js';
+import { type LookAtFeedEnd, subscribeFromFeed } from '../subscribeFromFeed.js';
 import { FeedNotifier } from './feedNotifier.js';
 import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
 import { FeedWakeups } from './wakeups.js';
@@ -47,28 +47,63 @@ const EVENT_COLUMNS = `e.global_position, e.transaction_id::text AS transaction_
 // Only rows of transactions older than every running one: nothing can commit before them later.
 const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
+/**
+ * Committed events after ($1, $2) that VISIBLE leaves out: a transaction that began earlier is still
+ * open and might commit events that sort before them. With categories, only theirs ($3).
+ */
+function heldBackSql(categories?: string[]): string {
+  return `EXISTS (
+    SELECT 1 FROM es_events e
+     WHERE NOT (${VISIBLE})
+       AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
+       ${categories ? 'AND e.category = ANY ($3::text[])' : ''})`;
+}
+
+function heldBackParameters(after: Checkpoint | null, categories?: string[]): unknown[] {
+  const start = after ? decodePosition(after) : FEED_START;
+  const parameters: unknown[] = [start.transactionId.toString(), start.globalPosition.toString()];
+  return categories ? [...parameters, categories] : parameters;
+}
+
+/** The last visible event, as `transaction_id` (text) and `global_position`; no row when the feed is empty. */
+const HEAD = `SELECT e.transaction_id::text AS transaction_id, e.global_position
+  FROM es_events e WHERE ${VISIBLE}
+ ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`;
+
+interface HeadRow {
+  transaction_id: string | null;
+  global_position: string | null;
+}
+
+function headOf(row: HeadRow | undefined): Checkpoint | null {
+  if (!row?.transaction_id || !row.global_position) return null;
+  return encodePosition({
+    transactionId: BigInt(row.transaction_id),
+    globalPosition: BigInt(row.global_position),
+  });
+}
+
 /** How soon a reader looks again while committed events wait behind an older open transaction. */
 const HELD_BACK_RECHECK_MS = 25;
 
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { pool } = options;
-  /**
-   * True when events after `after` have committed but are not on the feed yet, because a transaction
-   * that began earlier is still open and might commit events that sort before them.
-   */
+  /** True when events after `after` have committed but are not on the feed yet (see heldBackSql). */
   const hasHeldBackEvents = async (after: Checkpoint | null, categories?: string[]): Promise<boolean> => {
-    const start = after ? decodePosition(after) : FEED_START;
     const { rows } = await pool.query<{ held: boolean }>(
-      `SELECT EXISTS (
-         SELECT 1 FROM es_events e
-          WHERE NOT (${VISIBLE})
-            AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
-            ${categories ? 'AND e.category = ANY ($3::text[])' : ''}) AS held`,
-      categories
-        ? [start.transactionId.toString(), start.globalPosition.toString(), categories]
-        : [start.transactionId.toString(), start.globalPosition.toString()],
+      `SELECT ${heldBackSql(categories)} AS held`,
+      heldBackParameters(after, categories),
     );
     return rows[0]!.held;
+  };
+  /** Held-back events and the head, from one snapshot (see subscribeFromFeed). */
+  const lookAtFeedEnd: LookAtFeedEnd = async (after, categories) => {
+    const { rows } = await pool.query<HeadRow & { held: boolean }>(
+      `SELECT ${heldBackSql(categories)} AS held, head.*
+         FROM (VALUES (1)) AS one LEFT JOIN LATERAL (${HEAD}) AS head ON true`,
+      heldBackParameters(after, categories),
+    );
+    return { heldBack: rows[0]!.held, head: headOf(rows[0]) };
   };
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const wakeups = new FeedWakeups(options.connectionString);
@@ -165,7 +200,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     subscribe(subscribeOptions) {
-      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs, hasHeldBackEvents);
+      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs, lookAtFeedEnd);
     },
 
     async waitForEvents({ signal, timeoutMs, categories, after }: WaitForEventsOptions): Promise<void> {
@@ -199,18 +234,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     async headCheckpoint(): Promise<Checkpoint | null> {
-      const { rows } = await pool.query<{ transaction_id: string; global_position: string }>(
-        `SELECT e.transaction_id::text AS transaction_id, e.global_position
-           FROM es_events e WHERE ${VISIBLE}
-          ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
-      );
-      const head = rows[0];
-      return head
-        ? encodePosition({
-            transactionId: BigInt(head.transaction_id),
-            globalPosition: BigInt(head.global_position),
-          })
-        : null;
+      const { rows } = await pool.query<HeadRow>(HEAD);
+      return headOf(rows[0]);
     },
 
     compareCheckpoints: comparePositions,
