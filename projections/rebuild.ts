@@ -34,10 +34,7 @@ export interface RebuildOptions {
   releaseWaitMs?: number;
   /** Stops the catch-up; the build stays registered and a later rebuild resumes it. */
   signal?: AbortSignal;
-  runner?: Pick<
-    SubscriptionRunnerOptions,
-    'batchSize' | 'idleWaitMs' | 'retry' | 'parkedPollMs' | 'standbyRetryMs'
-  >;
+  runner?: Pick<SubscriptionRunnerOptions, 'batchSize' | 'retry' | 'parkedPollMs' | 'standbyRetryMs'>;
   logger?: Logger;
 }
 

@@ -24,10 +24,7 @@ export interface StartProjectionsOptions {
   logger?: Logger;
   /** How often the registry is read to follow rebuild swaps. */
   registryPollMs?: number;
-  runner?: Pick<
-    SubscriptionRunnerOptions,
-    'batchSize' | 'idleWaitMs' | 'retry' | 'standbyRetryMs' | 'parkedPollMs'
-  >;
+  runner?: Pick<SubscriptionRunnerOptions, 'batchSize' | 'retry' | 'standbyRetryMs' | 'parkedPollMs'>;
 }
 
 export interface RunningProjections {

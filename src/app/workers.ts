@@ -29,7 +29,6 @@ export async function startWorkers(deps: {
     databaseUrl: deps.databaseUrl,
     store: deps.store,
     logger: deps.logger,
-    runner: { idleWaitMs: deps.config.feedPollIntervalMs },
   });
   const purge = startPurgeScheduler({ pool: deps.pool, logger: deps.logger.child({ component: 'purge' }) });
   const checks = startCheckRunner({
@@ -42,7 +41,6 @@ export async function startWorkers(deps: {
     retryDelaysMs: deps.config.checkRetryDelaysMs,
     pollIntervalMs: deps.config.checkPollIntervalMs,
     staleAfterMs: deps.config.sourceStaleAfterMs,
-    schedulerRunner: { idleWaitMs: deps.config.feedPollIntervalMs },
   });
   return {
     async stop() {

@@ -70,7 +70,7 @@ export interface CheckRunnerOptions {
   clock?: Clock;
   schedulerRunner?: Pick<
     SubscriptionRunnerOptions,
-    'batchSize' | 'idleWaitMs' | 'retry' | 'standbyRetryMs' | 'parkedPollMs'
+    'batchSize' | 'retry' | 'standbyRetryMs' | 'parkedPollMs'
   >;
   /** How long one reading of the current snapshot ids is shared by jobs (default 1.5 s). */
   indexRefreshMs?: number;

@@ -27,7 +27,7 @@ function drain(events: RecordedEvent[], handle: (batch: RecordedEvent[]) => void
   const steps: FailureStep['kind'][] = [];
   let cursor = 0;
   for (;;) {
-    const batch = events.slice(cursor, cursor + retry.readLimit(batchSize));
+    const batch = events.slice(cursor, cursor + retry.batchLimit(batchSize));
     if (batch.length === 0) return { committed, steps, parkedOn: undefined };
     try {
       handle(batch);

@@ -3,7 +3,7 @@ import { backoffDelay, type RetryPolicy } from './failurePolicy.js';
 
 export type FailureStep =
   | { kind: 'retry'; attempt: number; delayMs: number }
-  /** Give up on the batch as a whole; read and handle its events one by one to find the poison. */
+  /** Give up on the batch as a whole; handle its events one by one to find the poison. */
   | { kind: 'isolate'; attempt: number }
   | { kind: 'park'; attempt: number; event: RecordedEvent };
 
@@ -24,7 +24,8 @@ export class BatchRetry {
     private readonly random: () => number = Math.random,
   ) {}
 
-  readLimit(batchSize: number): number {
+  /** How many of the events at hand go into the next transaction. */
+  batchLimit(batchSize: number): number {
     return this.isolateUntil === null ? batchSize : 1;
   }
 

@@ -2,10 +2,9 @@ import type pg from 'pg';
 import type { Checkpoint, EventStore, RecordedEvent } from '../eventStore/eventStore.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { sleep } from '../shared/sleep.js';
-import { BatchRetry } from './batchRetry.js';
+import { BatchRetry, type FailureStep } from './batchRetry.js';
 import {
   advanceCheckpoint,
-  type CheckpointRow,
   ensureCheckpoint,
   loadCheckpoint,
   parkSubscription,
@@ -18,6 +17,7 @@ import {
   isTransientDatabaseError,
   type RetryPolicy,
 } from './failurePolicy.js';
+import { type FeedBatch, feedBatches } from './feedBatches.js';
 import { type SubscriptionHandler, SubscriptionRetiredError } from './handler.js';
 import { acquireLeadership, type Lease } from './leadership.js';
 
@@ -40,8 +40,6 @@ export interface SubscriptionRunnerOptions {
   store: EventStore;
   handler: SubscriptionHandler;
   batchSize?: number;
-  /** Longest wait for a wake-up from the store before reading the feed again. */
-  idleWaitMs?: number;
   retry?: Partial<RetryPolicy>;
   /** How often a standby tries to take over (and a leader checks its session). */
   standbyRetryMs?: number;
@@ -83,7 +81,6 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
   const { pool, store, handler } = options;
   const subscriptionId = handler.subscriptionId;
   const batchSize = options.batchSize ?? 200;
-  const idleWaitMs = options.idleWaitMs ?? 1_000;
   const standbyRetryMs = options.standbyRetryMs ?? 3_000;
   const parkedPollMs = options.parkedPollMs ?? 3_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
@@ -160,6 +157,103 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
     watch.advance(checkpoint);
     const retry = new BatchRetry(policy, compare);
 
+    /** Takes the stored row as it is now: another runner moved it, or this one parked it. */
+    const reload = async () => {
+      row = await ensureCheckpoint(pool, subscriptionId);
+      checkpoint = row.checkpoint;
+      watch.advance(checkpoint);
+      retry.reset();
+    };
+
+    /**
+     * Handles a batch held in memory, one transaction at a time: retries and the one-by-one
+     * isolation of a failing batch re-run these same events, without reading them again.
+     * 'restart' when the subscription must start again from the checkpoint (or the runner stops).
+     */
+    const handleEvents = async (events: RecordedEvent[]): Promise<'handled' | 'restart' | 'retired'> => {
+      let pending = events;
+      while (pending.length > 0) {
+        if (signal.aborted) return 'restart';
+        const batch = pending.slice(0, retry.batchLimit(pending.length));
+        const outcome = await processBatch(batch, checkpoint);
+        switch (outcome.kind) {
+          case 'committed': {
+            const last = batch.at(-1)!.position;
+            checkpoint = last;
+            retry.committed(last);
+            watch.advance(last);
+            for (const listener of commitListeners) listener(batch);
+            pending = pending.slice(batch.length);
+            break;
+          }
+          case 'conflict':
+            logger.warn(
+              { subscriptionId },
+              'checkpoint moved under this runner; batch rolled back, reloading',
+            );
+            await reload();
+            return 'restart';
+          case 'retired':
+            logger.info({ subscriptionId }, 'subscription retired by its handler');
+            return 'retired';
+          case 'failed': {
+            const error = describeError(outcome.error);
+            if (outcome.transient) {
+              logger.warn({ subscriptionId, error }, 'batch failed on the database; retrying');
+              await sleep(retry.transientFailed(), signal);
+              break;
+            }
+            if ((await handleFailure(retry, batch, checkpoint, error, signal)) === 'park') {
+              // Parked, or the row moved meanwhile (then it was not parked): either way, as stored.
+              await reload();
+              return 'restart';
+            }
+            break;
+          }
+        }
+      }
+      return 'handled';
+    };
+
+    /**
+     * Follows the feed from the checkpoint through `store.subscribe`, batch by batch, until the
+     * runner stops or must start again from its checkpoint. Each pass has an abort of its own, so
+     * leaving it ends the subscription whatever it was doing.
+     */
+    const follow = async (): Promise<'restart' | 'retired'> => {
+      const pass = new AbortController();
+      const subscription = store.subscribe({
+        after: checkpoint,
+        categories: handler.categories,
+        signal: AbortSignal.any([signal, pass.signal]),
+        batchSize,
+      });
+      const batches = feedBatches(subscription, batchSize);
+      try {
+        for (;;) {
+          let next: IteratorResult<FeedBatch>;
+          try {
+            next = await batches.next();
+          } catch (error) {
+            logger.warn({ subscriptionId, error: describeError(error) }, 'reading the feed failed; retrying');
+            await sleep(retry.transientFailed(), signal);
+            return 'restart';
+          }
+          if (next.done) return 'restart';
+          const { events, caughtUp } = next.value;
+          if (events.length > 0) {
+            const handled = await handleEvents(events);
+            if (handled !== 'handled') return handled;
+          }
+          // Everything the subscription delivered is committed: the runner has passed where it looked.
+          if (caughtUp) watch.advance(caughtUp.scannedTo);
+        }
+      } finally {
+        pass.abort();
+        await batches.return(undefined);
+      }
+    };
+
     while (!signal.aborted) {
       if (row.status === 'parked') {
         setState('parked');
@@ -173,75 +267,19 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
         continue;
       }
       setState('leading');
-
-      const limit = retry.readLimit(batchSize);
-      let head: Checkpoint | null;
-      let events: RecordedEvent[];
-      try {
-        // The head is taken BEFORE the read: when the read is short, everything up to it is in it.
-        head = await store.headCheckpoint();
-        events = await store.readFeed({ after: checkpoint, categories: handler.categories, limit });
-      } catch (error) {
-        logger.warn({ subscriptionId, error: describeError(error) }, 'reading the feed failed; retrying');
-        await sleep(retry.transientFailed(), signal);
-        continue;
-      }
-
-      if (events.length === 0) {
-        watch.advance(head);
-        await store
-          .waitForEvents({ signal, timeoutMs: idleWaitMs, categories: handler.categories, after: checkpoint })
-          .catch(async (error: unknown) => {
-            logger.warn({ subscriptionId, error: describeError(error) }, 'waiting for events failed');
-            await sleep(retry.transientFailed(), signal);
-          });
-        continue;
-      }
-
-      const last = events.at(-1)!.position;
-      const outcome = await processBatch(events, checkpoint);
-      switch (outcome.kind) {
-        case 'committed': {
-          checkpoint = last;
-          retry.committed(last);
-          const passedHead = events.length < limit && head !== null && compare(head, last) > 0;
-          watch.advance(passedHead ? head : last);
-          for (const listener of commitListeners) listener(events);
-          break;
-        }
-        case 'conflict': {
-          logger.warn({ subscriptionId }, 'checkpoint moved under this runner; batch rolled back, reloading');
-          row = await ensureCheckpoint(pool, subscriptionId);
-          checkpoint = row.checkpoint;
-          watch.advance(checkpoint);
-          retry.reset();
-          break;
-        }
-        case 'retired':
-          logger.info({ subscriptionId }, 'subscription retired by its handler');
-          return true;
-        case 'failed': {
-          const error = describeError(outcome.error);
-          if (outcome.transient) {
-            logger.warn({ subscriptionId, error }, 'batch failed on the database; retrying');
-            await sleep(retry.transientFailed(), signal);
-            break;
-          }
-          row = await handleFailure(retry, events, checkpoint, error, signal);
-          break;
-        }
-      }
+      if ((await follow()) === 'retired') return true;
     }
     return false;
   }
 
+  /** Records a handler failure and carries out the retry policy's step: wait, isolate, or park. */
   async function handleFailure(
     retry: BatchRetry,
     events: RecordedEvent[],
     checkpoint: Checkpoint | null,
     error: string,
     signal: AbortSignal,
-  ): Promise<CheckpointRow> {
+  ): Promise<FailureStep['kind']> {
     const step = retry.handlerFailed(events);
     const fields = { subscriptionId, attempt: step.attempt, events: events.length, error };
     await recordFailure(pool, subscriptionId, step.attempt, error).catch(() => {});
@@ -263,7 +301,7 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
         'poison event: subscription parked',
       );
     }
-    return (await loadCheckpoint(pool, subscriptionId)) ?? (await ensureCheckpoint(pool, subscriptionId));
+    return step.kind;
   }
 
   async function processBatch(events: RecordedEvent[], expected: Checkpoint | null): Promise<BatchOutcome> {

@@ -11,7 +11,6 @@ export const uniqueCategory = (prefix = 't') => `${prefix}${randomBytes(5).toStr
 /** Fast retries and polls, so failure paths finish within a test. */
 export const fastRunnerOptions = {
   batchSize: 10,
-  idleWaitMs: 200,
   standbyRetryMs: 100,
   parkedPollMs: 100,
   retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },

@@ -57,7 +57,7 @@ describe('projection status', () => {
       databaseUrl: db.url,
       store,
       definitions: [definition],
-      runner: { ...fastRunnerOptions, idleWaitMs: 50 },
+      runner: fastRunnerOptions,
     });
     try {
       await eventually(async () => {

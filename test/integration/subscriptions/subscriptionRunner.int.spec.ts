@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EventStore } from '../../../src/eventStore/eventStore.js';
+import { esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
+import type { EventStore, SubscribeOptions } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { loadCheckpoint, resumeSubscription } from '../../../src/subscriptions/checkpointStore.js';
 import type { SubscriptionHandler } from '../../../src/subscriptions/handler.js';
@@ -10,6 +11,7 @@ import {
   type SubscriptionRunnerOptions,
 } from '../../../src/subscriptions/subscriptionRunner.js';
 import { eventually } from '../../support/eventually.js';
+import { FakeEsdb } from '../../support/fakeEsdb.js';
 import {
   appendEvents,
   createSeenTable,
@@ -67,6 +69,30 @@ describe('subscription runner', () => {
     return { pool: counted, queries: () => queries };
   }
 
+  /**
+   * The store as a runner gets it: every subscription it opens is recorded, and a direct read of the
+   * feed (a reading loop of its own) is recorded as refused, and fails.
+   */
+  function subscribeOnlyStore() {
+    const subscriptions: SubscribeOptions[] = [];
+    const refused: string[] = [];
+    const refuse = (name: string) => () => {
+      refused.push(name);
+      throw new Error(`the runner read the feed through ${name}`);
+    };
+    const wrapped: EventStore = {
+      ...store,
+      readFeed: refuse('readFeed'),
+      waitForEvents: refuse('waitForEvents'),
+      headCheckpoint: refuse('headCheckpoint'),
+      subscribe(options) {
+        subscriptions.push(options);
+        return store.subscribe(options);
+      },
+    };
+    return { store: wrapped, refused, starts: () => subscriptions.map((options) => options.after) };
+  }
+
   const everyEventOnce = async (subscriptionId: string, expectedIds: string[]) => {
     const seen = await seenTimes(db.pool, subscriptionId);
     expect([...seen.keys()].sort()).toEqual([...expectedIds].sort());
@@ -76,7 +102,8 @@ describe('subscription runner', () => {
   it('handles every event once and stores the checkpoint of the last one', async () => {
     const category = uniqueCategory();
     const events = await appendEvents(store, category, 25);
-    const subscription = runner(seenHandler(`sub-${category}`, category));
+    const feed = subscribeOnlyStore();
+    const subscription = runner(seenHandler(`sub-${category}`, category), { store: feed.store });
     const reached: string[] = [];
     subscription.onCheckpoint((passed) => reached.push(passed));
     subscription.start();
@@ -90,6 +117,9 @@ describe('subscription runner', () => {
     // Notified after each committed batch of 10, in feed order.
     expect(reached.slice(0, 2)).toEqual([events[9]!.position, events[19]!.position]);
     expect(reached.at(-1)).toBe(subscription.checkpoint);
+    // One subscription, from the start of the feed, and no reading of the feed besides it.
+    expect(feed.starts()).toEqual([null]);
+    expect(feed.refused).toEqual([]);
   });
 
   it('passes positions of other categories once caught up, so callers can wait on any position', async () => {
@@ -109,6 +139,7 @@ describe('subscription runner', () => {
     const events = await appendEvents(store, category, 5);
     let calls = 0;
     let stateSeenByRetry: { rows: number; checkpoint: string | null | undefined } | undefined;
+    const feed = subscribeOnlyStore();
     const subscription = runner(
       seenHandler(
         id,
@@ -125,6 +156,7 @@ describe('subscription runner', () => {
           if (calls === 1) throw new Error('fails after writing');
         },
       ),
+      { store: feed.store },
     );
     subscription.start();
     await subscription.waitForCheckpoint(events.at(-1)!.position);
@@ -136,6 +168,8 @@ describe('subscription runner', () => {
     );
     const row = await loadCheckpoint(db.pool, id);
     expect(row).toMatchObject({ status: 'active', attempts: 0, lastError: null });
+    // The retry handled the events it held again: the subscription went on, it did not start over.
+    expect(feed.starts()).toEqual([null]);
   });
 
   it('rolls a batch back when another writer moved the checkpoint meanwhile (compare-and-swap)', async () => {
@@ -144,6 +178,7 @@ describe('subscription runner', () => {
     const events = await appendEvents(store, category, 15);
     const firstBatch = events.slice(0, 10);
     let moved = false;
+    const feed = subscribeOnlyStore();
     const subscription = runner(
       seenHandler(id, category, undefined, async () => {
         if (moved) return;
@@ -154,6 +189,7 @@ describe('subscription runner', () => {
           firstBatch.at(-1)!.position,
         ]);
       }),
+      { store: feed.store },
     );
     subscription.start();
     await subscription.waitForCheckpoint(events.at(-1)!.position);
@@ -164,6 +200,8 @@ describe('subscription runner', () => {
       id,
       events.slice(10).map((event) => event.id),
     );
+    // The conflict ended the subscription; the next one starts from the checkpoint as stored.
+    expect(feed.starts()).toEqual([null, firstBatch.at(-1)!.position]);
   });
 
   it('keeps a second runner on the same id on standby, following the leader, until the leader stops', async () => {
@@ -241,13 +279,14 @@ describe('subscription runner', () => {
     let fixed = false;
     let poisonTries = 0;
     const polls = countingPool(db.pool);
+    const feed = subscribeOnlyStore();
     const failing = runner(
       seenHandler(id, category, (batch) => {
         if (!batch.some((event) => event.id === poison.id)) return;
         poisonTries += 1;
         if (!fixed) throw new Error('cannot project this event');
       }),
-      { batchSize: 4, pool: polls.pool },
+      { batchSize: 4, pool: polls.pool, store: feed.store },
     );
     const healthy = runner(seenHandler(`healthy-${category}`, category));
     failing.start();
@@ -296,6 +335,43 @@ describe('subscription runner', () => {
       lastError: null,
       attempts: 0,
     });
+    // Retries and the one-by-one isolation ran on the events held in memory; only the resume
+    // subscribed again, from the checkpoint before the poison event.
+    expect(feed.starts()).toEqual([null, events[5]!.position]);
+    expect(feed.refused).toEqual([]);
+  });
+
+  it('runs over the EventStoreDB adapter, going on from the last $all record it looked at: after a long stretch of other categories, a new event costs what it delivers', async () => {
+    const esdb = new FakeEsdb();
+    // An hour's poll: the runner moves only on the adapter's wake-ups.
+    const esdbStore = esdbEventStoreOver(esdb.client, { pollIntervalMs: 3_600_000 });
+    try {
+      const category = uniqueCategory();
+      const id = `sub-${category}`;
+      const first = await esdbStore.appendToStream(`${category}-1`, [{ type: 'Tested', data: {} }]);
+      // 1,000 events of another category after it, each with its `$ce` link record: 2,000 records.
+      await esdbStore.appendToStream(
+        `${uniqueCategory()}-1`,
+        Array.from({ length: 1_000 }, (_, n) => ({ type: 'Other', data: { n } })),
+      );
+      const subscription = runner(seenHandler(id, category), { store: esdbStore });
+      subscription.start();
+      // Released by the marker, though the head is another category's event.
+      await subscription.waitForCheckpoint((await esdbStore.headCheckpoint())!);
+      expect((await loadCheckpoint(db.pool, id))?.checkpoint).toBe(first.position);
+
+      const readBefore = esdb.allRecordsRead;
+      const second = await esdbStore.appendToStream(`${category}-2`, [{ type: 'Tested', data: {} }]);
+      await subscription.waitForCheckpoint(second.position);
+      // Reading again after the stored checkpoint (the first event) would move all 2,000 records.
+      expect(esdb.allRecordsRead - readBefore).toBeLessThan(20);
+      const seen = await seenTimes(db.pool, id);
+      expect(seen.size).toBe(2);
+      expect([...seen.values()]).toEqual([1, 1]);
+    } finally {
+      await Promise.all(runners.splice(0).map((created) => created.stop()));
+      await esdbStore.close();
+    }
   });
 
   it('lets the batch in flight commit when stopped, then resolves', async () => {
