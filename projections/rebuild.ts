@@ -217,6 +217,8 @@ async function swap(options: RebuildOptions, version: number): Promise<number> {
     const expected = (await ensureCheckpoint(client, subscriptionId)).checkpoint;
     let checkpoint = expected;
     let tailEvents = 0;
+    // Pages until empty rather than a subscription: this transaction's xid holds later appends back,
+    // so a subscription's look for held-back events would keep it from ever marking caught up.
     for (;;) {
       const events = await store.readFeed({
         after: checkpoint,
