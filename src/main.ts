@@ -1,7 +1,7 @@
 import { type Runtime, startRuntime } from './app/runtime.js';
 import { ConfigError, loadConfig, type ProcessRole } from './config.js';
 import { withDotEnv } from './shared/dotEnv.js';
-import { createLogger } from './shared/logger.js';
+import { createLogger, endLog } from './shared/logger.js';
 
 const ROLES: ProcessRole[] = ['all', 'serve', 'work'];
 
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     // The log is written asynchronously: let the last lines out, in order, before exiting.
-    const exitAfterLog = (code: number) => logger.flush(() => process.exit(code));
+    const exitAfterLog = (code: number) => void endLog(logger).then(() => process.exit(code));
     runtime!.stop().then(
       () => {
         logger.info('shutdown complete');
