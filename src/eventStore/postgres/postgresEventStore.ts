@@ -15,7 +15,7 @@ import {
   type WaitForEventsOptions,
   WrongExpectedVersionError,
 } from '../eventStore.js';
-import { type LookAtFeedEnd, subscribeFromFeed } from '../subscribeFromFeed.js';
+import { type ReadFeedPage, subscribeFromFeed } from '../subscribeFromFeed.js';
 import { FeedNotifier } from './feedNotifier.js';
 import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
 import { FeedWakeups } from './wakeups.js';
@@ -47,22 +47,29 @@ const EVENT_COLUMNS = `e.global_position, e.transaction_id::text AS transaction_
 // Only rows of transactions older than every running one: nothing can commit before them later.
 const VISIBLE = 'e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 
-/**
- * Committed events after ($1, $2) that VISIBLE leaves out: a transaction that began earlier is still
- * open and might commit events that sort before them. With categories, only theirs ($3).
- */
-function heldBackSql(categories?: string[]): string {
-  return `EXISTS (
-    SELECT 1 FROM es_events e
-     WHERE NOT (${VISIBLE})
-       AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
-       ${categories ? 'AND e.category = ANY ($3::text[])' : ''})`;
+const AFTER_START = '(e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)';
+
+/** Restricts `e` to the categories in parameter `parameter` (e.g. '$4'), or not at all. */
+function inCategories(parameter: string | null): string {
+  return parameter ? `AND e.category = ANY (${parameter}::text[])` : '';
 }
 
-function heldBackParameters(after: Checkpoint | null, categories?: string[]): unknown[] {
-  const start = after ? decodePosition(after) : FEED_START;
-  const parameters: unknown[] = [start.transactionId.toString(), start.globalPosition.toString()];
-  return categories ? [...parameters, categories] : parameters;
+/** Up to $3 events of the feed after ($1, $2), in feed order (`feed_order` sorts an outer query). */
+function feedPageSql(categoriesParameter: string | null): string {
+  return `SELECT ${EVENT_COLUMNS}, e.transaction_id AS feed_order
+    FROM es_events e
+   WHERE ${VISIBLE} AND ${AFTER_START} ${inCategories(categoriesParameter)}
+   ORDER BY e.transaction_id, e.global_position
+   LIMIT $3`;
+}
+
+/**
+ * Committed events after ($1, $2) that VISIBLE leaves out: a transaction that began earlier is still
+ * open and might commit events that sort before them.
+ */
+function heldBackSql(categoriesParameter: string | null): string {
+  return `EXISTS (SELECT 1 FROM es_events e
+   WHERE NOT (${VISIBLE}) AND ${AFTER_START} ${inCategories(categoriesParameter)})`;
 }
 
 /** The last visible event, as `transaction_id` (text) and `global_position`; no row when the feed is empty. */
@@ -70,17 +77,27 @@ const HEAD = `SELECT e.transaction_id::text AS transaction_id, e.global_position
   FROM es_events e WHERE ${VISIBLE}
  ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`;
 
-interface HeadRow {
-  transaction_id: string | null;
-  global_position: string | null;
+/**
+ * A page of the feed with, from the same snapshot, whether events are held back after its start and
+ * the head: one round trip gives a subscription what it needs to deliver and to mark caught up.
+ */
+function feedPageWithEndSql(categoriesParameter: string | null): string {
+  return `SELECT look.held, look.head_transaction_id, look.head_global_position, page.*
+    FROM (SELECT ${heldBackSql(categoriesParameter)} AS held,
+                 head.transaction_id AS head_transaction_id, head.global_position AS head_global_position
+            FROM (VALUES (1)) AS one LEFT JOIN LATERAL (${HEAD}) AS head ON true) AS look
+    LEFT JOIN LATERAL (${feedPageSql(categoriesParameter)}) AS page ON true
+   ORDER BY page.feed_order, page.global_position`;
 }
 
-function headOf(row: HeadRow | undefined): Checkpoint | null {
-  if (!row?.transaction_id || !row.global_position) return null;
-  return encodePosition({
-    transactionId: BigInt(row.transaction_id),
-    globalPosition: BigInt(row.global_position),
-  });
+function startParameters(after: Checkpoint | null): [string, string] {
+  const start = after ? decodePosition(after) : FEED_START;
+  return [start.transactionId.toString(), start.globalPosition.toString()];
+}
+
+function headOf(transactionId: string | null | undefined, globalPosition: string | null | undefined) {
+  if (!transactionId || !globalPosition) return null;
+  return encodePosition({ transactionId: BigInt(transactionId), globalPosition: BigInt(globalPosition) });
 }
 
 /** How soon a reader looks again while committed events wait behind an older open transaction. */
@@ -91,19 +108,30 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   /** True when events after `after` have committed but are not on the feed yet (see heldBackSql). */
   const hasHeldBackEvents = async (after: Checkpoint | null, categories?: string[]): Promise<boolean> => {
     const { rows } = await pool.query<{ held: boolean }>(
-      `SELECT ${heldBackSql(categories)} AS held`,
-      heldBackParameters(after, categories),
+      `SELECT ${heldBackSql(categories ? '$3' : null)} AS held`,
+      categories ? [...startParameters(after), categories] : startParameters(after),
     );
     return rows[0]!.held;
   };
-  /** Held-back events and the head, from one snapshot (see subscribeFromFeed). */
-  const lookAtFeedEnd: LookAtFeedEnd = async (after, categories) => {
-    const { rows } = await pool.query<HeadRow & { held: boolean }>(
-      `SELECT ${heldBackSql(categories)} AS held, head.*
-         FROM (VALUES (1)) AS one LEFT JOIN LATERAL (${HEAD}) AS head ON true`,
-      heldBackParameters(after, categories),
+  const readFeedPage: ReadFeedPage = async ({ after, categories, limit }) => {
+    const { rows } = await pool.query<
+      Partial<EventRow> & {
+        held: boolean;
+        head_transaction_id: string | null;
+        head_global_position: string | null;
+      }
+    >(
+      feedPageWithEndSql(categories ? '$4' : null),
+      categories ? [...startParameters(after), limit, categories] : [...startParameters(after), limit],
     );
-    return { heldBack: rows[0]!.held, head: headOf(rows[0]) };
+    const look = rows[0]!;
+    return {
+      events: rows
+        .filter((row) => row.global_position != null)
+        .map((row) => toRecordedEvent(row as EventRow)),
+      heldBack: look.held,
+      head: headOf(look.head_transaction_id, look.head_global_position),
+    };
   };
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const wakeups = new FeedWakeups(options.connectionString);
@@ -183,24 +211,15 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     async readFeed({ after, categories, limit }: ReadFeedOptions): Promise<RecordedEvent[]> {
-      const start = after ? decodePosition(after) : FEED_START;
       const { rows } = await pool.query<EventRow>(
-        `SELECT ${EVENT_COLUMNS}
-           FROM es_events e
-          WHERE ${VISIBLE}
-            AND (e.transaction_id, e.global_position) > ($1::text::xid8, $2::bigint)
-            ${categories ? 'AND e.category = ANY ($4::text[])' : ''}
-          ORDER BY e.transaction_id, e.global_position
-          LIMIT $3`,
-        categories
-          ? [start.transactionId.toString(), start.globalPosition.toString(), limit, categories]
-          : [start.transactionId.toString(), start.globalPosition.toString(), limit],
+        feedPageSql(categories ? '$4' : null),
+        categories ? [...startParameters(after), limit, categories] : [...startParameters(after), limit],
       );
       return rows.map(toRecordedEvent);
     },
 
     subscribe(subscribeOptions) {
-      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs, lookAtFeedEnd);
+      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs, readFeedPage);
     },
 
     async waitForEvents({ signal, timeoutMs, categories, after }: WaitForEventsOptions): Promise<void> {
@@ -234,8 +253,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     async headCheckpoint(): Promise<Checkpoint | null> {
-      const { rows } = await pool.query<HeadRow>(HEAD);
-      return headOf(rows[0]);
+      const { rows } = await pool.query<{ transaction_id: string; global_position: string }>(HEAD);
+      return headOf(rows[0]?.transaction_id, rows[0]?.global_position);
     },
 
     compareCheckpoints: comparePositions,
