@@ -53,9 +53,10 @@ describe('PostgreSQL feed ordering', () => {
   }
 
   /**
-   * A store of its own whose completed feed reads are counted, and a wait until it has read the
-   * feed `reads` more times: a live reader has then looked again since the caller's last step, and
-   * what it delivered by then is what it would deliver however long the test waited.
+   * A store of its own whose completed `readFeed` calls are counted (a subscription's wait reads the
+   * feed once each time, after the subscription's own page), and a wait until it has read the feed
+   * `reads` more times: a live reader has then looked again since the caller's last step, and what it
+   * delivered by then is what it would deliver however long the test waited.
    */
   function watchedStore(pollIntervalMs: number) {
     const watched = createPostgresEventStore({ pool, connectionString: dbUrl, pollIntervalMs });
@@ -254,7 +255,10 @@ describe('PostgreSQL feed ordering', () => {
     }
   });
 
-  it('does not report caught up while a committed event is held back, and delivers it once the holder ends, without waiting for a poll', async () => {
+  it.each([
+    ['of its categories', true],
+    ['of any category (no filter)', false],
+  ])('does not report caught up while a committed event %s is held back, and delivers it once the holder ends, without waiting for a poll', async (_, filtered) => {
     const category = `held${randomUUID().slice(0, 8)}`;
     // An hour's poll: delivery within the test can only come from noticing the held-back event.
     const slowPoller = watchedStore(3_600_000);
@@ -262,13 +266,15 @@ describe('PostgreSQL feed ordering', () => {
     const controller = new AbortController();
     const items: string[] = [];
     try {
+      // Unfiltered, from the head: the next event on the whole feed is the held-back one.
+      const after = filtered ? null : await store.headCheckpoint();
       await other.query('BEGIN');
       await other.query('SELECT pg_current_xact_id()');
       await store.appendToStream(`${category}-a`, [{ type: 'Held', data: {} }]);
       const reader = (async () => {
         for await (const item of slowPoller.store.subscribe({
-          after: null,
-          categories: [category],
+          after,
+          categories: filtered ? [category] : undefined,
           signal: controller.signal,
         })) {
           items.push('kind' in item ? item.kind : item.type);
