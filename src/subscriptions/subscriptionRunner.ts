@@ -73,9 +73,11 @@ type BatchOutcome =
   | { kind: 'failed'; error: unknown; transient: boolean };
 
 /**
- * Feeds one subscription from the global feed. Per batch, ONE PostgreSQL transaction holds the
- * handler's writes and the checkpoint's compare-and-swap, so the read side sees each event's effects
- * exactly once whichever adapter delivers the events and however processes race or crash.
+ * Feeds one subscription from the global feed, read only through `store.subscribe` (ADR 0004): a
+ * batch is what the subscription delivered up to `batchSize` or up to its `caughtUp` marker. Per
+ * batch, ONE PostgreSQL transaction holds the handler's writes and the checkpoint's compare-and-swap,
+ * so the read side sees each event's effects exactly once whichever adapter delivers the events and
+ * however processes race or crash.
  */
 export function createSubscriptionRunner(options: SubscriptionRunnerOptions): SubscriptionRunner {
   const { pool, store, handler } = options;
