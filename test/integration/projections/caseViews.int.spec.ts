@@ -264,6 +264,9 @@ describe('case_views projection', () => {
         ]);
         expect(rows).toHaveLength(refs.length);
       });
+      // And every earlier case of this database folded too: the snapshot below is compared whole.
+      const head = await store.headCheckpoint();
+      if (head) await workers.waitForCheckpoint('case_views', head);
     } finally {
       await workers.stop();
     }
