@@ -26,6 +26,22 @@ function durationWithin(min: number, max: number) {
   };
 }
 
+/** `none`, or comma-separated durations each within [min, max], at most `most` of them. */
+function durationList(min: number, max: number, most: number) {
+  return (value: string, ctx: z.RefinementCtx): number[] => {
+    if (value.trim() === 'none') return [];
+    const delays = value.split(',').map((part) => durationWithin(min, max)(part.trim(), ctx));
+    if (delays.length > most) {
+      ctx.addIssue({ code: 'custom', message: `at most ${most} delays` });
+      return z.NEVER;
+    }
+    return delays;
+  };
+}
+
+/** About three days of retries, growing: Stripe's and GitHub's receivers expect no less. */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '1m,5m,30m,2h,5h,10h,14h,14h,14h,14h';
+
 const envSchema = z.object({
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -82,19 +98,44 @@ const envSchema = z.object({
     z
       .string()
       .default('5s,30s,2m')
-      .transform((value, ctx) => {
-        if (value.trim() === 'none') return [];
-        const delays = value.split(',').map((part) => durationWithin(1_000, 86_400_000)(part, ctx));
-        if (delays.length > 10) {
-          ctx.addIssue({ code: 'custom', message: 'at most 10 delays' });
-          return z.NEVER;
-        }
-        return delays;
-      }),
+      .transform(durationList(1_000, 86_400_000, 10)),
   ),
   CHECK_POLL_INTERVAL_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(50).max(60_000).default(1000),
+  ),
+  WEBHOOK_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(256).default(16)),
+  WEBHOOK_TIMEOUT: z.preprocess(
+    emptyToUndefined,
+    z.string().default('10s').transform(durationWithin(1_000, 60_000)),
+  ),
+  WEBHOOK_RETRY_DELAYS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(DEFAULT_WEBHOOK_RETRY_DELAYS)
+      .transform(durationList(1_000, 7 * 86_400_000, 30)),
+  ),
+  WEBHOOK_DISABLE_AFTER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('3d')
+      .transform(durationWithin(60_000, 30 * 86_400_000)),
+  ),
+  WEBHOOK_RETENTION: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('30d')
+      .transform(durationWithin(86_400_000, 3_650 * 86_400_000)),
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false'], 'must be true or false')
+      .default('false')
+      .transform((value) => value === 'true'),
   ),
 });
 
@@ -122,6 +163,18 @@ export interface Config {
   checkRetryDelaysMs: number[];
   /** How often an idle check worker looks for due jobs. */
   checkPollIntervalMs: number;
+  /** Webhook deliveries a `work` process sends at once (0: it sends none). */
+  webhookWorkers: number;
+  /** How long a receiver has to answer one delivery attempt. */
+  webhookTimeoutMs: number;
+  /** Delays before a delivery's attempts 2, 3, ...; after the last failure the delivery is dead. */
+  webhookRetryDelaysMs: number[];
+  /** An endpoint whose every attempt has failed for this long is disabled. */
+  webhookDisableAfterMs: number;
+  /** Finished deliveries (delivered or dead) and their attempts are kept this long. */
+  webhookRetentionMs: number;
+  /** Allows http and private, loopback and link-local targets: for local development and tests only. */
+  webhookAllowPrivateTargets: boolean;
 }
 
 export class ConfigError extends Error {
@@ -157,5 +210,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     checkLeaseMs: e.CHECK_LEASE,
     checkRetryDelaysMs: e.CHECK_RETRY_DELAYS,
     checkPollIntervalMs: e.CHECK_POLL_INTERVAL_MS,
+    webhookWorkers: e.WEBHOOK_WORKERS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT,
+    webhookRetryDelaysMs: e.WEBHOOK_RETRY_DELAYS,
+    webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER,
+    webhookRetentionMs: e.WEBHOOK_RETENTION,
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
   };
 }

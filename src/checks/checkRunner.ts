@@ -7,6 +7,7 @@ import { loadCase, runCaseCommand } from '../cases/caseStream.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
+import { maxAttempts, nextRetry } from '../shared/retrySchedule.js';
 import { sleep } from '../shared/sleep.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
 import {
@@ -27,7 +28,6 @@ import {
 import { checkSchedulerHandler } from './checkScheduler.js';
 import { screeningErrorReason, workerLostReason } from './failureReasons.js';
 import { IndexManager, WaitAbortedError } from './indexManager.js';
-import { maxAttempts, nextRetry } from './retrySchedule.js';
 import { type CheckScreener, createCheckScreener } from './screenCheck.js';
 
 /**

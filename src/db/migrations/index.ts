@@ -7,6 +7,7 @@ import { sourceSnapshotsMigration } from './0006_sourceSnapshots.js';
 import { checkJobsMigration } from './0007_checkJobs.js';
 import { caseAttachmentsMigration } from './0008_caseAttachments.js';
 import { snapshotPublicationDatesMigration } from './0009_snapshotPublicationDates.js';
+import { webhooksMigration } from './0010_webhooks.js';
 
 export interface Migration {
   id: number;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   checkJobsMigration,
   caseAttachmentsMigration,
   snapshotPublicationDatesMigration,
+  webhooksMigration,
 ];

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_DELAYS_MS, maxAttempts, nextRetry } from './retrySchedule.js';
+import { maxAttempts, nextRetry } from './retrySchedule.js';
+
+const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
 
 describe('retry schedule', () => {
   it('retries after 5 s, 30 s and 2 min, then gives up: four attempts', () => {
