@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { startPurgeScheduler } from '../maintenance/purgeScheduler.js';
 import type { Logger } from '../shared/logger.js';
+import { startWebhooks } from '../webhooks/webhookRunner.js';
 
 export interface Workers {
   stop(): Promise<void>;
@@ -13,9 +14,10 @@ export interface Workers {
 /**
  * The `work` role: projection runners, the retention purge (request log, rate-limit windows,
  * idempotency keys) and the reactors: the check runner (its scheduler subscription and
- * CHECK_WORKERS check workers, docs/check-runner.md); webhook fan-out and monitoring join here as
- * they land. Each runner lets its in-flight batch commit before stop() resolves; the check workers
- * finish the check they screen, or give back one still waiting for the index.
+ * CHECK_WORKERS check workers, docs/check-runner.md), the webhook fan-out and WEBHOOK_WORKERS
+ * delivery workers (docs/webhooks.md); monitoring joins here as it lands. Each runner lets its
+ * in-flight batch commit before stop() resolves; the check workers finish the check they screen, or
+ * give back one still waiting for the index; delivery workers finish and record their attempts.
  */
 export async function startWorkers(deps: {
   pool: pg.Pool;
@@ -42,8 +44,16 @@ export async function startWorkers(deps: {
     pollIntervalMs: deps.config.checkPollIntervalMs,
     staleAfterMs: deps.config.sourceStaleAfterMs,
   });
+  const webhooks = startWebhooks({
+    pool: deps.pool,
+    databaseUrl: deps.databaseUrl,
+    store: deps.store,
+    logger: deps.logger.child({ component: 'webhooks' }),
+    config: deps.config,
+  });
   return {
     async stop() {
+      await webhooks.stop();
       await checks.stop();
       await purge.stop();
       await projections.stop();

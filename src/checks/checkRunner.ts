@@ -6,6 +6,7 @@ import { findCheck } from '../cases/caseState.js';
 import { loadCase, runCaseCommand } from '../cases/caseStream.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { maxAttempts, nextRetry } from '../shared/retrySchedule.js';
 import { sleep } from '../shared/sleep.js';
@@ -124,38 +125,6 @@ export interface CheckRunner {
    * back at once; the scheduler's batch in flight commits or rolls back.
    */
   stop(): Promise<void>;
-}
-
-/** Wakes idle workers; a ring between a worker's empty claim and its wait is not lost. */
-class IdleWorkerWakeups {
-  private generation = 0;
-  private readonly waiters = new Set<() => void>();
-
-  get rung(): number {
-    return this.generation;
-  }
-
-  ring(): void {
-    this.generation++;
-    for (const waiter of this.waiters) waiter();
-    this.waiters.clear();
-  }
-
-  /** Until the next ring after `seen`, `ms`, or the signal. */
-  wait(seen: number, ms: number, signal: AbortSignal): Promise<void> {
-    if (this.generation !== seen || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      this.waiters.add(done);
-    });
-  }
 }
 
 /** Renews a claim's lease every third of it; aborts `lost` when the claim is no longer the worker's. */

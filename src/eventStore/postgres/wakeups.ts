@@ -1,8 +1,5 @@
-import pgListen, { type Subscriber } from 'pg-listen';
-
-// pg-listen is CommonJS with an `exports.default`; loaders disagree on where that lands.
-const createSubscriber: typeof pgListen.default =
-  typeof pgListen === 'function' ? pgListen : pgListen.default;
+import type { Subscriber } from 'pg-listen';
+import { notificationSubscriber } from '../../db/notifications.js';
 
 export const FEED_CHANNEL = 'es_events';
 
@@ -58,23 +55,13 @@ export class FeedWakeups {
   }
 
   private async listen(): Promise<void> {
-    const subscriber = createSubscriber(
-      { connectionString: this.connectionString, application_name: 'casescreen-listen' },
-      {
-        // pg-listen gives up after 3 s by default; a long-running service must keep trying.
-        retryLimit: Number.POSITIVE_INFINITY,
-        retryTimeout: Number.POSITIVE_INFINITY,
-        retryInterval: (attempt: number) => Math.min(30_000, 250 * 2 ** attempt),
-        paranoidChecking: 10_000,
-      },
-    );
+    const subscriber = notificationSubscriber(this.connectionString, 'casescreen-listen');
     subscriber.notifications.on(FEED_CHANNEL, (payload: FeedNotification | undefined) => {
       if (Array.isArray(payload?.c)) for (const category of payload.c) this.wake(category);
       else this.wakeAll();
     });
     // Notifications sent while disconnected are lost: wake everyone to re-read after a reconnect.
     subscriber.events.on('connected', () => this.wakeAll());
-    subscriber.events.on('error', () => {});
     this.subscriber = subscriber;
     await subscriber.connect();
     await subscriber.listenTo(FEED_CHANNEL);
