@@ -72,6 +72,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
         config,
       });
       started.push({ name: 'workers', stop: () => workers.stop() });
+      logger.info({ role: config.role }, 'workers started');
     }
     let url: string | undefined;
     if (config.role !== 'work') {
