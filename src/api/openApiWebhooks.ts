@@ -75,7 +75,7 @@ const WHEN: Record<WebhookEventType, { summary: string; description: string }> =
   'case.created': {
     summary: 'A case was created',
     description:
-      'Sent for every new case, created through `POST /v1/cases` or by an operator. The object is the case (`id` is its `case_reference`).',
+      'Sent for every new case, whatever created it (today `POST /v1/cases`). The object is the case (`id` is its `case_reference`).',
   },
   'check.completed': {
     summary: 'A check completed',
