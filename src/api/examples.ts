@@ -1,4 +1,5 @@
 import type { ApiErrorCode } from '../server/errors.js';
+import type { WebhookEventType } from '../webhooks/webhookEvents.js';
 
 /**
  * The examples of the OpenAPI document: one onboarding case followed through the recommended flow.
@@ -391,6 +392,154 @@ export const CASE_DECISION_REQUEST_EXAMPLE = {
 };
 
 export const MATERIAL_REQUEST_EXAMPLE = { title: MATERIAL_TITLE, note: MATERIAL_NOTE, url: MATERIAL_URL };
+
+// ---- webhooks ------------------------------------------------------------------------------
+
+/** A webhook example in both modes: the summary payload is the expanded one without `fields`. */
+function webhookExample(
+  type: WebhookEventType,
+  id: string,
+  createdAt: string,
+  object: { id: string; type: string },
+  fields: Record<string, unknown>,
+  groupId: string = DEFAULT_GROUP_ID,
+) {
+  const summary = {
+    id,
+    type,
+    api_version: '2026-06-09',
+    created_at: createdAt,
+    data: { account_id: ACCOUNT_ID, group_id: groupId, object },
+  };
+  return { summary, expanded: { ...summary, data: { ...summary.data, ...fields } } };
+}
+
+const FAILED_CASE_REFERENCE = 'HPX204518';
+const FAILED_CHECK_REFERENCE = `${FAILED_CASE_REFERENCE}-1`;
+const MONITORING_CONFIG_ID = 'mon_5de781a30e18dc6cad8e069d';
+
+/**
+ * One example of each event type, from the same onboarding case where there is one (ids are
+ * `webhookEventId` of the domain event: check.decision_updated and case.decision_recorded derive
+ * from the case events in CASE_EVENT_PAGE_EXAMPLE). check.failed is another case's check, and
+ * monitoring.alert_created a later alert on the same subject.
+ */
+export const WEBHOOK_EXAMPLES: Record<
+  WebhookEventType,
+  { summary: Record<string, unknown>; expanded: Record<string, unknown> }
+> = {
+  'case.created': webhookExample(
+    'case.created',
+    'evt_87ecac6ab0e9cdd1fe4c4f66e204116a',
+    CREATED_AT,
+    { id: CASE_REFERENCE, type: 'case' },
+    {
+      case_reference: CASE_REFERENCE,
+      external_reference: CASE_BASE.external_reference,
+      subject_reference: SUBJECT_REFERENCE,
+      subject_name: SUBJECT_EXAMPLE.display_name,
+      subject_type: SUBJECT_EXAMPLE.type,
+      check_references: [CHECK_REFERENCE],
+    },
+  ),
+  'check.completed': webhookExample(
+    'check.completed',
+    'evt_f28e0999fd92be4bead638de557da30f',
+    CHECKED_AT,
+    { id: CHECK_REFERENCE, type: 'check' },
+    {
+      case_reference: CASE_REFERENCE,
+      check_reference: CHECK_REFERENCE,
+      lifecycle_status: 'completed',
+      match_count: 1,
+      screening_record_id: CHECK_BASE.id,
+      screening_type: CHECK_BASE.type,
+      subject_name: SUBJECT_EXAMPLE.display_name,
+    },
+  ),
+  'check.failed': webhookExample(
+    'check.failed',
+    'evt_81ae48a1ce692e2fc8f012dbeea7b360',
+    '2026-11-26T14:08:19.406Z',
+    { id: FAILED_CHECK_REFERENCE, type: 'check' },
+    {
+      case_reference: FAILED_CASE_REFERENCE,
+      check_reference: FAILED_CHECK_REFERENCE,
+      lifecycle_status: 'failed',
+      failure_reason:
+        'screening_error: 3 attempts failed, the last because the database was unavailable or failed; the check was not screened',
+      screening_record_id: 'b66e838d-6720-55d1-b2ab-bd95edf2d3f8',
+      screening_type: 'pep',
+      subject_name: 'Anna Keller',
+    },
+    EDD_GROUP_ID,
+  ),
+  'match.reviewed': webhookExample(
+    'match.reviewed',
+    'evt_bc1bba1840f8f1765dc6a9bc3388b49d',
+    REVIEWED_AT,
+    { id: MATCH_ID, type: 'match' },
+    {
+      case_reference: CASE_REFERENCE,
+      check_reference: CHECK_REFERENCE,
+      match_id: MATCH_ID,
+      review_status: 'confirmed_match',
+      previous_review_status: 'pending_review',
+      matched_name: PENDING_MATCH.display_name,
+      reviewed_by: API_CLIENT_ACTOR_EXAMPLE,
+    },
+  ),
+  'check.decision_updated': webhookExample(
+    'check.decision_updated',
+    'evt_42b40a3fe06dca746dc5745a8d571cf6',
+    CHECK_DECIDED_AT,
+    { id: CHECK_REFERENCE, type: 'check' },
+    {
+      case_reference: CASE_REFERENCE,
+      check_reference: CHECK_REFERENCE,
+      decision: 'fail',
+      previous_decision: 'pending_review',
+      notes: CHECK_DECISION_NOTES,
+      decided_by: API_CLIENT_ACTOR_EXAMPLE,
+      withdrawal_cause: null,
+    },
+  ),
+  'case.decision_recorded': webhookExample(
+    'case.decision_recorded',
+    'evt_08cbb24af3a0911acc40e2c5ba846749',
+    CASE_DECIDED_AT,
+    { id: CASE_REFERENCE, type: 'case' },
+    {
+      case_reference: CASE_REFERENCE,
+      decision: 'fail',
+      previous_decision: 'pending_decision',
+      notes: CASE_DECISION_NOTES,
+      decided_by: API_CLIENT_ACTOR_EXAMPLE,
+    },
+  ),
+  'monitoring.alert_created': webhookExample(
+    'monitoring.alert_created',
+    'evt_e6540f00bca7aee5c3564485281b0752',
+    '2026-12-03T06:00:41.215Z',
+    { id: MONITORING_CONFIG_ID, type: 'monitoring' },
+    {
+      monitoring_config_id: MONITORING_CONFIG_ID,
+      monitoring_run_id: 'run_8186b7035bea2f66ebe27c1f',
+      alert_id: 'alert_22ab65a3ce8277f104ebe2ae',
+      subject_reference: SUBJECT_REFERENCE,
+      screening_type: 'sanctions',
+      matched_name: PENDING_MATCH.display_name,
+      change_summary: 'The listing of RI WON HO (KPi.033) gained an alias and a passport number.',
+    },
+  ),
+};
+
+/** The delivery headers of the check.completed example. */
+export const WEBHOOK_DELIVERY_ID_EXAMPLE = 'whd_3f9a0c6e81d24b7f95a1c0de6b2f4a87';
+/** Unix seconds, a moment after the check.completed example happened. */
+export const WEBHOOK_TIMESTAMP_EXAMPLE = '1795598094';
+export const WEBHOOK_SIGNATURE_EXAMPLE =
+  'v1=5b0f2c9d8e7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c';
 
 // ---- errors --------------------------------------------------------------------------------
 

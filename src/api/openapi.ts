@@ -10,6 +10,7 @@ import {
 import { dataEnvelope, ErrorEnvelope } from './commonSchemas.js';
 import { EXAMPLE_IDEMPOTENCY_KEY, EXAMPLE_REQUEST_ID, errorExample } from './examples.js';
 import { IDEMPOTENT_REPLAY_HEADER } from './idempotentExecution.js';
+import { WEBHOOKS_INTRODUCTION, webhookPathItems } from './openApiWebhooks.js';
 import { type ApiRoute, isMutating } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -208,18 +209,22 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[]) {
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(collector, route) };
   }
+  const webhooks = webhookPathItems((schema) => collector.convert(schema, 'output'));
   return {
     openapi: '3.1.0',
     info: {
       title: 'Case Screening Service API',
       version: API_VERSION,
-      description:
+      description: [
         'Server-to-server compliance screening: cases, asynchronous sanctions, PEP and business-risk checks, match reviews, decisions, materials, case events and monitoring. Every response carries `X-Request-Id` and `Service-Api-Version`; errors use the envelope `{error: {code, message, details}, meta: {request_id}}`.',
+        WEBHOOKS_INTRODUCTION,
+      ].join('\n\n'),
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         bearerAuth: {

@@ -300,6 +300,36 @@ export const WEBHOOK_MAPPINGS: readonly WebhookMapping<never, never>[] = [
   }),
 ] as unknown as readonly WebhookMapping<never, never>[];
 
+// --- Types without a domain yet --------------------------------------------------------------
+
+/**
+ * What `monitoring.alert_created` will carry, so that the OpenAPI document and docs/webhooks.md
+ * describe all seven types before monitoring lands. The object is the monitoring configuration
+ * (the resource an integrator can fetch, with its alerts under it). Monitoring replaces the entry
+ * below with a mapping that uses these fields.
+ */
+const monitoringAlertCreatedFields = {
+  monitoring_config_id: z.string().regex(/^mon_[a-f0-9]+$/),
+  monitoring_run_id: z.string(),
+  alert_id: z.string(),
+  subject_reference: z.string().nullable(),
+  screening_type: z.string(),
+  matched_name: z.string(),
+  change_summary: z.string(),
+};
+
+/** The event types that no mapping produces yet, described for the documentation only. */
+export const UNMAPPED_WEBHOOK_TYPES: readonly Pick<
+  WebhookMapping<never, never>,
+  'webhookType' | 'objectType' | 'expandedFields'
+>[] = [
+  {
+    webhookType: 'monitoring.alert_created',
+    objectType: 'monitoring',
+    expandedFields: monitoringAlertCreatedFields,
+  },
+];
+
 /** The stream types whose events can become webhooks, by category. */
 export function mappedStreams(): Map<string, StreamType<unknown, { type: string; data: unknown }>> {
   const streams = new Map<string, StreamType<unknown, { type: string; data: unknown }>>();

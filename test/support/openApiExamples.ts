@@ -64,10 +64,10 @@ function examplesOf(node: unknown, where: string, found: Example[] = []): Exampl
 }
 
 /**
- * Each example of the document that its schema refuses, with ajv's reasons (JSON Schema 2020-12,
- * formats checked). A document without examples passes: check `missingExamples` as well.
+ * A validator of values against the schemas of `document` (JSON Schema 2020-12, formats checked,
+ * `$ref`s to its components resolved): each call answers ajv's reasons, none when the value fits.
  */
-export function invalidExamples(document: Json): string[] {
+export function schemaValidator(document: Json): (schema: Json, value: unknown) => string[] {
   // strictTypes off: zod puts `format` beside a nullable's anyOf, which is valid JSON Schema.
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
   addFormats(ajv);
@@ -76,26 +76,36 @@ export function invalidExamples(document: Json): string[] {
     const { examples: _examples, ...rest } = schema;
     ajv.addSchema({ ...(absoluteRefs(rest) as Json), $id: `${COMPONENTS_URI}${name}` });
   }
-  const problems: string[] = [];
   const compiled = new Map<Json, ValidateFunction>();
-  for (const { where, value, schema } of examplesOf(document, '#')) {
+  return (schema, value) => {
     let validate = compiled.get(schema);
     if (!validate) {
       const { examples: _examples, ...rest } = schema;
       validate = ajv.compile(absoluteRefs(rest) as Json);
       compiled.set(schema, validate);
     }
-    if (!validate(value)) {
-      const reasons = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
-      problems.push(`${where}: ${reasons.join('; ')}`);
-    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+  };
+}
+
+/**
+ * Each example of the document that its schema refuses, with ajv's reasons. A document without
+ * examples passes: check `missingExamples` as well.
+ */
+export function invalidExamples(document: Json): string[] {
+  const validate = schemaValidator(document);
+  const problems: string[] = [];
+  for (const { where, value, schema } of examplesOf(document, '#')) {
+    const reasons = validate(schema, value);
+    if (reasons.length > 0) problems.push(`${where}: ${reasons.join('; ')}`);
   }
   return problems;
 }
 
 /**
  * Where the document lacks an example: a component schema, a parameter, a request body or a
- * response without one.
+ * response without one, in `paths` and in `webhooks` (keyed by event type).
  */
 export function missingExamples(document: Json): string[] {
   const missing: string[] = [];
@@ -107,7 +117,11 @@ export function missingExamples(document: Json): string[] {
   }
   const mediaTypeHasExample = (mediaType: Json) =>
     'example' in mediaType || (isObject(mediaType.examples) && Object.keys(mediaType.examples).length > 0);
-  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+  const pathItems = [
+    ...Object.entries(document.paths as Record<string, Json>),
+    ...Object.entries((document.webhooks ?? {}) as Record<string, Json>),
+  ];
+  for (const [path, item] of pathItems) {
     for (const method of METHODS.filter((m) => m in item)) {
       const operation = item[method] as Json;
       const where = `${method.toUpperCase()} ${path}`;

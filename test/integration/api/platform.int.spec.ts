@@ -13,6 +13,7 @@ import { createRateLimiter } from '../../../src/rateLimit/rateLimiter.js';
 import { listRequests } from '../../../src/requestLog/requestLog.js';
 import { ApiError } from '../../../src/server/errors.js';
 import { systemClock } from '../../../src/shared/clock.js';
+import { WEBHOOK_EVENT_TYPES } from '../../../src/webhooks/webhookEvents.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import {
   type CreatedApiKey,
@@ -617,6 +618,7 @@ describe('API platform over HTTP', () => {
       const document = (await response.json()) as {
         openapi: string;
         paths: Record<string, Record<string, { security?: unknown; parameters: { name: string }[] }>>;
+        webhooks: Record<string, { post: unknown }>;
         components: { schemas: Record<string, unknown> };
       };
       expect(document.openapi).toBe('3.1.0');
@@ -632,6 +634,8 @@ describe('API platform over HTTP', () => {
       }
       expect(document.components.schemas).toHaveProperty('Group');
       expect(document.components.schemas).toHaveProperty('ErrorEnvelope');
+      expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+      expect(document.components.schemas).toHaveProperty('CheckCompletedExpanded');
       // Probe routes are not part of the public contract.
       expect(Object.keys(document.paths).some((path) => path.includes('probe'))).toBe(false);
     });
@@ -651,6 +655,11 @@ describe('API platform over HTTP', () => {
 
       const initializer = await (await fetch(`${url}/docs/static/swagger-initializer.js`)).text();
       expect(initializer).toContain('validatorUrl: null');
+      // The page renders the document it loads from ./json, webhooks included (Swagger UI 5 shows
+      // OpenAPI 3.1 webhooks in a section of their own).
+      expect(initializer).toContain("url: resolveUrl('./json')");
+      const shown = (await (await fetch(`${url}/docs/json`)).json()) as { webhooks: Record<string, unknown> };
+      expect(Object.keys(shown.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
       // The top bar's logo is the service's SVG mark, not the stock Fastify logo.
       const logo = /img\.src = 'data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)'/.exec(initializer)?.[1];
       expect(Buffer.from(logo ?? '', 'base64').toString('utf8')).toContain('Case Screening Service');
