@@ -206,6 +206,7 @@ describe('request metadata log', () => {
         'requestLog',
         'rateLimitWindows',
         'idempotencyKeys',
+        'webhookDeliveries',
       ]);
     });
   });
