@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { validate as isUuid } from 'uuid';
 import { type ParsedList, splitList } from '../workspace/keyPolicy.js';
 import {
-  PING_EVENT_TYPE,
   type PayloadMode,
+  PING_EVENT_TYPE,
   WEBHOOK_API_VERSION,
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { validate as isUuid } from 'uuid';
 import { inTransaction, isForeignKeyViolation, type Queryable } from '../db/sql.js';
 import type { Clock } from '../shared/clock.js';
 import {
@@ -12,8 +11,8 @@ import {
   pingPayload,
 } from './adminPolicy.js';
 import { WebhookAdminError } from './webhookAdminError.js';
-import { PING_EVENT_TYPE } from './webhookEvents.js';
 import { getWebhookEndpoint } from './webhookEndpoints.js';
+import { PING_EVENT_TYPE } from './webhookEvents.js';
 
 /**
  * What operators do with the delivery outbox (docs/webhooks-admin.md): look at deliveries and
@@ -98,7 +97,10 @@ export async function listDeliveries(db: Queryable, filter: DeliveryFilter = {})
   }
   if (filter.eventId !== undefined) {
     if (!EVENT_ID_PATTERN.test(filter.eventId)) {
-      throw new WebhookAdminError('invalid', `${JSON.stringify(filter.eventId)} is not an event id (evt_<hex>)`);
+      throw new WebhookAdminError(
+        'invalid',
+        `${JSON.stringify(filter.eventId)} is not an event id (evt_<hex>)`,
+      );
     }
     params.push(filter.eventId);
     conditions.push(`event_id = $${params.length}`);

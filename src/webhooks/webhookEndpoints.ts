@@ -97,7 +97,10 @@ export async function createWebhookEndpoint(
   }
   const description = input.description?.trim() || null;
   if (description !== null && description.length > MAX_DESCRIPTION_LENGTH) {
-    throw new WebhookAdminError('invalid', `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+    throw new WebhookAdminError(
+      'invalid',
+      `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`,
+    );
   }
   if (input.url.length > MAX_URL_LENGTH) {
     throw new WebhookAdminError('invalid', `the URL must be at most ${MAX_URL_LENGTH} characters`);
@@ -206,7 +209,10 @@ export async function enableWebhookEndpoint(
  * keys cascade). Not refused while deliveries are in flight: an attempt already sent may still
  * reach the receiver, and its outcome is no longer recorded. Disable first to stop sending.
  */
-export async function deleteWebhookEndpoint(db: Queryable, id: string): Promise<{ deletedDeliveries: number }> {
+export async function deleteWebhookEndpoint(
+  db: Queryable,
+  id: string,
+): Promise<{ deletedDeliveries: number }> {
   // The subquery sees the table as it was before the DELETE: the deliveries that cascade.
   const { rows } = await db.query<{ deliveries: number }>(
     `WITH deleted AS (DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id)
@@ -252,7 +258,10 @@ export async function rotateWebhookSecret(
 }
 
 /** Whether deliveries at `now` still carry a signature with the replaced secret. */
-export function isSecretRotating(endpoint: Pick<WebhookEndpointView, 'secretRotatingUntil'>, now: Date): boolean {
+export function isSecretRotating(
+  endpoint: Pick<WebhookEndpointView, 'secretRotatingUntil'>,
+  now: Date,
+): boolean {
   return endpoint.secretRotatingUntil !== null && endpoint.secretRotatingUntil.getTime() > now.getTime();
 }
 
@@ -268,7 +277,8 @@ function notFound(id: string): WebhookAdminError {
 
 async function existingAccount(db: Queryable, accountId: string): Promise<string> {
   if (!isUuid(accountId)) throw new WebhookAdminError('not_found', `no account ${accountId}`);
-  if (!(await findAccount(db, accountId))) throw new WebhookAdminError('not_found', `no account ${accountId}`);
+  if (!(await findAccount(db, accountId)))
+    throw new WebhookAdminError('not_found', `no account ${accountId}`);
   return accountId.toLowerCase();
 }
 
