@@ -11,6 +11,7 @@ import { registerRequestLogCommands } from './requestLogCommands.js';
 import { registerScreenCommands } from './screening/screeningCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
+import { registerWebhookCommands } from './webhookCommands.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
 
 export type { CliIo } from './io.js';
@@ -108,6 +109,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerSourceCommands(program, host);
   registerScreenCommands(program, host);
   registerCaseCommands(program, host);
+  const webhooks = program
+    .command('webhooks')
+    .description('Webhook endpoints, deliveries and a local receiver');
+  registerWebhookCommands(webhooks, host);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
