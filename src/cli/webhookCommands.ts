@@ -46,7 +46,6 @@ import {
   endpointText,
   eventTypesText,
   groupsText,
-  isPingSettled,
   pingOutcome,
   pingText,
 } from './webhookView.js';
@@ -448,11 +447,11 @@ export function registerWebhookCommands(webhooks: Command, { io, inContext }: Co
         // The wait is the operator's, in real time: the worker sends on the real clock too.
         const deadline = Date.now() + input.wait;
         let delivery: DeliveryView = await getDelivery(pool, queued.deliveryId);
-        let outcome = pingOutcome(delivery, new Date());
-        while (!isPingSettled(outcome) && Date.now() < deadline && !io.signal?.aborted) {
+        let { outcome, settled } = pingOutcome(delivery, new Date());
+        while (!settled && Date.now() < deadline && !io.signal?.aborted) {
           await sleep(Math.min(PING_POLL_MS, deadline - Date.now()), io.signal);
           delivery = await getDelivery(pool, queued.deliveryId);
-          outcome = pingOutcome(delivery, new Date());
+          ({ outcome, settled } = pingOutcome(delivery, new Date()));
         }
         if (input.json) {
           writeJson(io, {

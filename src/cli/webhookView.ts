@@ -115,16 +115,23 @@ export function deliveriesText(deliveries: DeliveryView[]): string {
 /** How far a ping got by the end of the wait. */
 export type PingOutcome = 'delivered' | 'failed' | 'dead' | 'in_flight' | 'not_taken';
 
-/** The delivery's fate is known once it is delivered or dead, or an attempt of it has failed. */
-export function pingOutcome(delivery: DeliveryView, now: Date): PingOutcome {
-  if (delivery.status === 'delivered' || delivery.status === 'dead') return delivery.status;
-  if (delivery.attempts.length > 0) return 'failed';
-  const leased = delivery.leaseUntil !== null && delivery.leaseUntil.getTime() > now.getTime();
-  return leased ? 'in_flight' : 'not_taken';
-}
-
-export function isPingSettled(outcome: PingOutcome): boolean {
-  return outcome === 'delivered' || outcome === 'failed' || outcome === 'dead';
+/**
+ * How far the ping's delivery has got, by its status (the worker's word), and whether that is its
+ * fate: delivered or dead, or failed with the failed attempt recorded (the worker may write the
+ * status and the attempt in separate statements, so a failure waits for its attempt's details).
+ */
+export function pingOutcome(delivery: DeliveryView, now: Date): { outcome: PingOutcome; settled: boolean } {
+  switch (delivery.status) {
+    case 'delivered':
+    case 'dead':
+      return { outcome: delivery.status, settled: true };
+    case 'failed':
+      return { outcome: 'failed', settled: delivery.attempts.length > 0 };
+    case 'pending': {
+      const leased = delivery.leaseUntil !== null && delivery.leaseUntil.getTime() > now.getTime();
+      return { outcome: leased ? 'in_flight' : 'not_taken', settled: false };
+    }
+  }
 }
 
 /** The line `webhooks ping` ends with. */
@@ -135,7 +142,7 @@ export function pingText(delivery: DeliveryView, outcome: PingOutcome, waited: s
     case 'delivered':
       return last
         ? `Ping delivered: HTTP ${last.httpStatus} in ${last.durationMs} ms (${ids})\n`
-        : `Ping delivered (${ids})\n`;
+        : `Ping delivered: HTTP ${delivery.lastStatus ?? '-'} (${ids})\n`;
     case 'failed':
     case 'dead': {
       const attempt = last
