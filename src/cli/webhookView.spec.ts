@@ -70,7 +70,7 @@ describe('ping outcome', () => {
       attempts: [failedAttempt],
     });
     expect(pingText(failed, 'failed', '15s')).toBe(
-      'Ping failed: #1  2026-11-20T10:00:00.000Z  HTTP 500  20 ms  HTTP 500  response: line one line two; ' +
+      'Ping failed: #1  2026-11-20T10:00:00.000Z  HTTP 500  20 ms  response: line one line two; ' +
         'the worker retries it at 2026-11-20T10:01:00.000Z (delivery whd_0a, event evt_0b)\n',
     );
   });
@@ -90,7 +90,7 @@ describe('deliveries text', () => {
     );
     expect(lines.slice(2)).toEqual([
       '    redelivery of whd_09',
-      '    #1  2026-11-20T10:00:00.000Z  HTTP 500  20 ms  HTTP 500  response: line one line two',
+      '    #1  2026-11-20T10:00:00.000Z  HTTP 500  20 ms  response: line one line two',
       '',
     ]);
   });

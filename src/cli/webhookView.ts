@@ -77,13 +77,10 @@ export function endpointText(endpoint: WebhookEndpointView, stats: DeliveryStats
 }
 
 export function attemptText(attempt: DeliveryAttemptView): string {
-  const parts = [
-    `#${attempt.attempt}`,
-    iso(attempt.startedAt),
-    attempt.httpStatus === null ? 'no answer' : `HTTP ${attempt.httpStatus}`,
-    `${attempt.durationMs} ms`,
-  ];
-  if (attempt.error) parts.push(oneLine(attempt.error, 200));
+  const status = attempt.httpStatus === null ? 'no answer' : `HTTP ${attempt.httpStatus}`;
+  const parts = [`#${attempt.attempt}`, iso(attempt.startedAt), status, `${attempt.durationMs} ms`];
+  // An error that only repeats the status says nothing more.
+  if (attempt.error && attempt.error !== status) parts.push(oneLine(attempt.error, 200));
   if (attempt.responseSnippet) parts.push(`response: ${oneLine(attempt.responseSnippet, 100)}`);
   return parts.join('  ');
 }

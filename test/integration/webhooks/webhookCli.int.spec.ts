@@ -374,7 +374,7 @@ describe('casescreen webhooks', () => {
         /^DELIVERY\s+EVENT\s+TYPE\s+ENDPOINT\s+STATUS\s+ATTEMPTS\s+NEXT ATTEMPT\s+CREATED$/,
       );
       expect(table.stdout).toContain(
-        '    #1  2026-11-20T10:00:00.000Z  HTTP 500  35 ms  HTTP 500  response: {"error": "boom"}\n' +
+        '    #1  2026-11-20T10:00:00.000Z  HTTP 500  35 ms  response: {"error": "boom"}\n' +
           '    #2  2026-11-20T10:01:00.000Z  no answer  10000 ms  timed out after 10000 ms\n',
       );
       expect(table.stdout).toMatch(
