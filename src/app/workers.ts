@@ -3,7 +3,7 @@ import { startProjections } from '../../projections/startProjections.js';
 import { startCheckRunner } from '../checks/checkRunner.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventStore/eventStore.js';
-import { startPurgeScheduler } from '../maintenance/purgeScheduler.js';
+import { defaultPurgeTasks, startPurgeScheduler } from '../maintenance/purgeScheduler.js';
 import type { Logger } from '../shared/logger.js';
 import { startWebhooks } from '../webhooks/webhookRunner.js';
 
@@ -13,11 +13,12 @@ export interface Workers {
 
 /**
  * The `work` role: projection runners, the retention purge (request log, rate-limit windows,
- * idempotency keys) and the reactors: the check runner (its scheduler subscription and
- * CHECK_WORKERS check workers, docs/check-runner.md), the webhook fan-out and WEBHOOK_WORKERS
- * delivery workers (docs/webhooks.md); monitoring joins here as it lands. Each runner lets its
- * in-flight batch commit before stop() resolves; the check workers finish the check they screen, or
- * give back one still waiting for the index; delivery workers finish and record their attempts.
+ * idempotency keys, webhook deliveries) and the reactors: the check runner (its scheduler
+ * subscription and CHECK_WORKERS check workers, docs/check-runner.md), the webhook fan-out and
+ * WEBHOOK_WORKERS delivery workers (docs/webhooks.md); monitoring joins here as it lands. Each
+ * runner lets its in-flight batch commit before stop() resolves; the check workers finish the check
+ * they screen, or give back one still waiting for the index; delivery workers finish and record
+ * their attempts.
  */
 export async function startWorkers(deps: {
   pool: pg.Pool;
@@ -32,7 +33,11 @@ export async function startWorkers(deps: {
     store: deps.store,
     logger: deps.logger,
   });
-  const purge = startPurgeScheduler({ pool: deps.pool, logger: deps.logger.child({ component: 'purge' }) });
+  const purge = startPurgeScheduler({
+    pool: deps.pool,
+    logger: deps.logger.child({ component: 'purge' }),
+    tasks: defaultPurgeTasks({ webhookRetentionMs: deps.config.webhookRetentionMs }),
+  });
   const checks = startCheckRunner({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,

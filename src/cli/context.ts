@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { openPlatform } from '../app/platform.js';
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { describeDatabase } from '../db/database.js';
 import type { MigrationReport } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
@@ -14,6 +14,8 @@ export interface CliContext {
   migration: MigrationReport;
   installedProjections: string[];
   clock: Clock;
+  /** The settings the service would run with (WEBHOOK_ALLOW_PRIVATE_TARGETS, retention, ...). */
+  config: Config;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function withCliContext<T>(io: CliIo, command: (context: CliContext
       migration,
       installedProjections,
       clock: io.clock ?? systemClock,
+      config,
     });
   } finally {
     await platform.close();

@@ -11,6 +11,7 @@ import { registerRequestLogCommands } from './requestLogCommands.js';
 import { registerScreenCommands } from './screening/screeningCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
+import { registerWebhookCommands } from './webhookCommands.js';
 import { registerWebhookListenCommand } from './webhookListenCommand.js';
 import { registerWorkspaceCommands } from './workspaceCommands.js';
 
@@ -114,8 +115,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('Webhook endpoints, deliveries and a local receiver')
     .addHelpText(
       'after',
-      helpExamples('webhooks listen --port 4000 --secret whsec_Qm9vdHN0cmFwIHNlY3JldCBmb3IgZG9jcw'),
+      helpExamples(
+        'webhooks create --account f9ce7ce8-95d0-491a-a2e4-0abc65ae68da --url https://hooks.example.com/screening --events all',
+        'webhooks listen --port 4000 --secret whsec_Qm9vdHN0cmFwIHNlY3JldCBmb3IgZG9jcw',
+      ),
     );
+  registerWebhookCommands(webhooks, host);
   registerWebhookListenCommand(webhooks, io);
 
   try {

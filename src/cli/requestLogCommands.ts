@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { runPurgeRound } from '../maintenance/purgeScheduler.js';
+import { defaultPurgeTasks, runPurgeRound } from '../maintenance/purgeScheduler.js';
 import {
   listRequests,
   RETENTION_DAYS,
@@ -91,15 +91,16 @@ export function registerRequestLogCommands(program: Command, { io, inContext }: 
   requests
     .command('purge')
     .description(
-      `Run the retention purge now: request metadata older than ${RETENTION_DAYS} days, stale rate-limit windows`,
+      `Run the retention purge now: request metadata older than ${RETENTION_DAYS} days, stale rate-limit windows, finished webhook deliveries older than WEBHOOK_RETENTION`,
     )
     .option('--json', 'print {cutoff, deleted: {requestLog, rateLimitWindows, ...}}')
     .addHelpText('after', helpExamples('requests purge --json'))
     .action(async (options) => {
       const input = parseInput(requestPurgeInput, options);
-      await inContext(async ({ pool }) => {
+      await inContext(async ({ pool, config }) => {
         // Waits for a round a service process may be running, so the counts printed are this run's.
-        const result = await runPurgeRound(pool, { wait: true });
+        const tasks = defaultPurgeTasks({ webhookRetentionMs: config.webhookRetentionMs });
+        const result = await runPurgeRound(pool, { wait: true, tasks });
         if (!result.ran) throw new Error('purge did not run');
         const cutoff = retentionCutoff(result.at);
         if (input.json) writeJson(io, { cutoff, deleted: result.deleted });

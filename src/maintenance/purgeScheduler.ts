@@ -5,6 +5,7 @@ import { DEFAULT_WINDOW_MS, purgeOldWindows } from '../rateLimit/rateLimiter.js'
 import { purgeRequestLog, RETENTION_DAYS } from '../requestLog/requestLog.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
+import { DEFAULT_WEBHOOK_RETENTION_MS, purgeWebhookDeliveries } from '../webhooks/deliveryAdmin.js';
 
 export const DEFAULT_PURGE_INTERVAL_MS = 3_600_000;
 
@@ -17,6 +18,8 @@ export interface PurgeTask {
 export interface PurgeTaskOptions {
   retentionDays?: number;
   windowMs?: number;
+  /** How long delivered and dead webhook deliveries are kept (WEBHOOK_RETENTION). */
+  webhookRetentionMs?: number;
 }
 
 /**
@@ -34,6 +37,11 @@ export function defaultPurgeTasks(options: PurgeTaskOptions = {}): PurgeTask[] {
       run: (db, now) => purgeOldWindows(db, now, options.windowMs ?? DEFAULT_WINDOW_MS),
     },
     { name: 'idempotencyKeys', run: (db, now) => purgeExpiredIdempotencyKeys(db, now) },
+    {
+      name: 'webhookDeliveries',
+      run: (db, now) =>
+        purgeWebhookDeliveries(db, now, options.webhookRetentionMs ?? DEFAULT_WEBHOOK_RETENTION_MS),
+    },
   ];
 }
 

@@ -105,7 +105,8 @@ export function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null 
   return 'active';
 }
 
-function splitList(input: string): string[] {
+/** The non-empty, trimmed items of a comma list. */
+export function splitList(input: string): string[] {
   return input
     .split(',')
     .map((item) => item.trim())

@@ -65,6 +65,13 @@ CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id)
   WHERE status IN ('pending', 'failed');
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at DESC);
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+-- The redeliveries of a delivery: what the foreign key's ON DELETE looks up for every deleted row,
+-- and what the purge checks before it drops a first delivery.
+CREATE INDEX webhook_deliveries_redelivery_of ON webhook_deliveries (redelivery_of)
+  WHERE redelivery_of IS NOT NULL;
+-- The retention purge: finished deliveries by age.
+CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at)
+  WHERE status IN ('delivered', 'dead');
 
 CREATE TABLE webhook_attempts (
   delivery_id      text NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,

@@ -110,7 +110,7 @@ describe('casescreen requests', () => {
     expect(purged).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(purged.stdout)).toEqual({
       cutoff: expect.any(String),
-      deleted: { requestLog: 1, rateLimitWindows: 0, idempotencyKeys: 0 },
+      deleted: { requestLog: 1, rateLimitWindows: 0, idempotencyKeys: 0, webhookDeliveries: 0 },
     });
     const again = await cli('requests', 'purge');
     expect(again.code).toBe(0);

@@ -156,7 +156,9 @@ describe('request metadata log', () => {
       const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM rate_limit_windows');
       expect(rows).toEqual([{ n: 1 }]);
       expect(lines().filter((line) => line.msg === 'purge round done')).toEqual([
-        expect.objectContaining({ deleted: { requestLog: 1, rateLimitWindows: 1, idempotencyKeys: 0 } }),
+        expect.objectContaining({
+          deleted: { requestLog: 1, rateLimitWindows: 1, idempotencyKeys: 0, webhookDeliveries: 0 },
+        }),
       ]);
     });
 
@@ -206,6 +208,7 @@ describe('request metadata log', () => {
         'requestLog',
         'rateLimitWindows',
         'idempotencyKeys',
+        'webhookDeliveries',
       ]);
     });
   });
