@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceFormats } from '../../src/screening/parsers/registry.js';
 import { loadSnapshot } from '../../src/screening/snapshots/loadSnapshot.js';
+import { verifyWebhook } from '../../src/webhooks/index.js';
+import { createWebhookEndpoint } from '../../src/webhooks/webhookEndpoints.js';
 import { SCOPES } from '../../src/workspace/keyPolicy.js';
 import { createApiKey } from '../../src/workspace/keyStore.js';
 import { addMembership, createUser, createWorkspace } from '../../src/workspace/workspaceStore.js';
@@ -9,13 +11,15 @@ import { fixturePath } from '../support/parsedEntities.js';
 import { screeningData } from '../support/screeningData.js';
 import { type ServiceProcess, servingUrl, startServiceProcess } from '../support/serviceProcess.js';
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.js';
 
 /**
  * The spec's recommended flow, end to end over real HTTP against the real service process
  * (src/main.ts, role `all`: HTTP, projections and the check runner): groups, a case created with an
  * Idempotency-Key (and retried), polling until the checks complete, each check read, its matches
  * reviewed, a material added, the check decided, the case decision refused to an agent and
- * recorded by a permitted API client, and the case events read back. Screening runs against the
+ * recorded by a permitted API client, the case events read back, and the webhooks a receiver on
+ * loopback got for each step (its endpoint takes every type, expanded). Screening runs against the
  * real UN and OFAC lists of SCREENING_DATA_DIR where present, else against the repository's small
  * UN fixture.
  */
@@ -55,6 +59,8 @@ async function startService(databaseUrl: string): Promise<Service> {
     FEED_POLL_INTERVAL_MS: '100',
     // The lists in the data folder are dated; the flow is about the workflow, not their age.
     SOURCE_STALE_AFTER: '3650d',
+    // The test's receiver listens on loopback over http.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   });
   return { ...service, url: await servingUrl(service) };
 }
@@ -70,6 +76,8 @@ describe('the recommended flow, end to end', () => {
   let service: Service;
   const keys: { client: string; agent: string } = { client: '', agent: '' };
   let userId = '';
+  let receiver: WebhookReceiver;
+  let signingSecret = '';
 
   async function call<T = Record<string, unknown>>(
     method: string,
@@ -121,6 +129,13 @@ describe('the recommended flow, end to end', () => {
     });
     keys.client = client.rawKey;
     keys.agent = agent.rawKey;
+    receiver = await startWebhookReceiver();
+    const endpoint = await createWebhookEndpoint(
+      db.pool,
+      { accountId: account.id, url: receiver.url, eventTypes: 'all', mode: 'expanded' },
+      { clock: () => new Date(), allowPrivateTargets: true },
+    );
+    signingSecret = endpoint.secret;
     service = await startService(db.url);
   });
 
@@ -129,8 +144,22 @@ describe('the recommended flow, end to end', () => {
       service.child.kill('SIGTERM');
       await service.exited;
     }
+    await receiver?.close();
     await db?.drop();
   });
+
+  /** The webhooks received so far about one case, each checked against its signature. */
+  function webhooksOf(caseReference: string) {
+    const deliveries = receiver.received.filter(
+      (delivery) => delivery.body.data.case_reference === caseReference,
+    );
+    for (const delivery of deliveries) {
+      expect(
+        verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers, secrets: signingSecret }),
+      ).toEqual(delivery.body);
+    }
+    return deliveries;
+  }
 
   it('runs from GET /v1/groups to a recorded case decision', async () => {
     // 1. The groups the key may use.
@@ -189,6 +218,19 @@ describe('the recommended flow, end to end', () => {
     );
     expect(completed.requires_human_review).toBe(true);
     expect(completed.recommended_next_actions).toContain('review_matches');
+    // ... or wait for the check.completed webhook: it names the check and its match count.
+    const checkCompleted = await eventually(() => {
+      const found = webhooksOf(caseReference).find((delivery) => delivery.body.type === 'check.completed');
+      if (!found) throw new Error(`no check.completed webhook yet\n${service.output()}`);
+      return found.body.data;
+    });
+    expect(checkCompleted).toMatchObject({
+      check_reference: completed.checks[0]!.check_reference,
+      lifecycle_status: 'completed',
+      match_count: completed.checks[0]!.match_count,
+      screening_type: 'sanctions',
+      subject_name: world.listed.name,
+    });
 
     // 4. Read each check; the listed person is among its matches.
     type Match = {
@@ -332,6 +374,25 @@ describe('the recommended flow, end to end', () => {
       'check_decision_recorded',
     ]) {
       expect(types).toContain(type);
+    }
+
+    // 10. The webhooks: one per step, each signed.
+    const webhookTypes = await eventually(() => {
+      const received = webhooksOf(caseReference).map((delivery) => delivery.body.type);
+      expect(received).toContain('case.decision_recorded');
+      return received;
+    });
+    expect(webhookTypes.filter((type) => type === 'match.reviewed')).toHaveLength(1 + others.length);
+    for (const type of [
+      'case.created',
+      'check.completed',
+      'check.decision_updated',
+      'case.decision_recorded',
+    ]) {
+      expect(
+        webhookTypes.filter((received) => received === type),
+        type,
+      ).toHaveLength(1);
     }
   }, 240_000);
 
