@@ -10,7 +10,7 @@ import {
 } from './webhookEvents.js';
 
 /**
- * The pure rules of webhook administration (docs/webhooks-admin.md): what an endpoint may select,
+ * The pure rules of webhook administration (docs/webhooks.md): what an endpoint may select,
  * how secrets and ids look, what a ping carries. webhookEndpoints.ts and deliveryAdmin.ts apply them
  * to the database; the CLI uses the parsers for its flags.
  */

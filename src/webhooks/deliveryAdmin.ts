@@ -15,7 +15,7 @@ import { getWebhookEndpoint } from './webhookEndpoints.js';
 import { PING_EVENT_TYPE } from './webhookEvents.js';
 
 /**
- * What operators do with the delivery outbox (docs/webhooks-admin.md): look at deliveries and
+ * What operators do with the delivery outbox (docs/webhooks.md): look at deliveries and
  * their attempts, queue them again, send a test event, and purge old history. The delivery worker
  * claims every row in status pending or failed whose next_attempt_at has come and whose endpoint is
  * enabled, POSTs its `body` verbatim and records each attempt; the rows written here are for it.
