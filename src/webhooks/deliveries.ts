@@ -183,3 +183,14 @@ export async function releaseDelivery(db: Queryable, claim: ClaimedDelivery): Pr
     [claim.id, claim.leaseOwner, claim.attempt],
   );
 }
+
+/** Delivery workers LISTEN on this channel: a notification makes them claim at once. */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
+
+/**
+ * Wakes the delivery workers of every process (at commit, when `db` is in a transaction): new rows
+ * are claimed at once rather than at the workers' next poll.
+ */
+export async function notifyDeliveryWorkers(db: Queryable): Promise<void> {
+  await db.query(`SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`);
+}

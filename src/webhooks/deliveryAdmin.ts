@@ -10,6 +10,7 @@ import {
   newPingEventId,
   pingPayload,
 } from './adminPolicy.js';
+import { notifyDeliveryWorkers } from './deliveries.js';
 import { WebhookAdminError } from './webhookAdminError.js';
 import { getWebhookEndpoint } from './webhookEndpoints.js';
 import { PING_EVENT_TYPE } from './webhookEvents.js';
@@ -157,7 +158,7 @@ export async function redeliver(
      ), queued AS (
        INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts,
                                        next_attempt_at, redelivery_of, created_at, updated_at)
-       SELECT $2, endpoint_id, event_id, event_type, body, 'pending', 0, $3, COALESCE(redelivery_of, id), $3, $3
+       SELECT $2, endpoint_id, event_id, event_type, body, 'pending', 0, now(), COALESCE(redelivery_of, id), $3, $3
          FROM original
        RETURNING id, endpoint_id, event_id, redelivery_of
      )
@@ -166,6 +167,7 @@ export async function redeliver(
   );
   const row = rows[0];
   if (!row) throw deliveryNotFound(id);
+  await notifyDeliveryWorkers(db);
   return {
     deliveryId: row.id,
     eventId: row.event_id,
@@ -205,11 +207,12 @@ export async function redeliverDead(pool: pg.Pool, endpointId: string, clock: Cl
     const { rowCount } = await client.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts,
                                        next_attempt_at, redelivery_of, created_at, updated_at)
-       SELECT queued.id, d.endpoint_id, d.event_id, d.event_type, d.body, 'pending', 0, $3, d.id, $3, $3
+       SELECT queued.id, d.endpoint_id, d.event_id, d.event_type, d.body, 'pending', 0, now(), d.id, $3, $3
          FROM unnest($1::text[], $2::text[]) AS queued (id, root)
          JOIN webhook_deliveries d ON d.id = queued.root`,
       [roots.map(() => newDeliveryId()), roots, now],
     );
+    await notifyDeliveryWorkers(client);
     return rowCount ?? 0;
   });
 }
@@ -236,7 +239,7 @@ export async function queuePing(db: Queryable, endpointId: string, clock: Clock)
     await db.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts,
                                        next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6, $6)`,
+       VALUES ($1, $2, $3, $4, $5, 'pending', 0, now(), $6, $6)`,
       [id, endpoint.id, eventId, PING_EVENT_TYPE, body, now],
     );
   } catch (error) {
@@ -246,6 +249,7 @@ export async function queuePing(db: Queryable, endpointId: string, clock: Clock)
     }
     throw error;
   }
+  await notifyDeliveryWorkers(db);
   return { deliveryId: id, eventId, endpointId: endpoint.id, endpointStatus: endpoint.status };
 }
 

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { StreamType } from '../eventSourcing/commandHandler.js';
 import type { EventStore, RecordedEvent } from '../eventStore/eventStore.js';
 import type { SubscriptionHandler } from '../subscriptions/handler.js';
+import { notifyDeliveryWorkers } from './deliveries.js';
 import {
   type Derived,
   mappedStreams,
@@ -23,7 +24,6 @@ import {
  * own, so rebuilding a projection never sends a webhook again.
  */
 export const WEBHOOK_FAN_OUT_SUBSCRIPTION_ID = 'reactor:webhooks';
-export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 type AnyStream = StreamType<unknown, { type: string; data: unknown }>;
 
@@ -185,8 +185,7 @@ async function insertDeliveries(tx: pg.PoolClient, deliveries: readonly NewDeliv
       deliveries.map((d) => d.body),
     ],
   );
-  // Sent at commit: workers in other processes claim the rows at once rather than at their poll.
-  await tx.query(`SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`);
+  await notifyDeliveryWorkers(tx);
 }
 
 export function webhookFanOutHandler(store: EventStore): SubscriptionHandler {

@@ -15,6 +15,7 @@ import {
   PAYLOAD_MODES,
   rotationGraceEnd,
 } from './adminPolicy.js';
+import { notifyDeliveryWorkers } from './deliveries.js';
 import { checkTarget, WebhookTargetError } from './targets.js';
 import { WebhookAdminError } from './webhookAdminError.js';
 import type { PayloadMode, WebhookEventType } from './webhookEvents.js';
@@ -200,7 +201,11 @@ export async function enableWebhookEndpoint(
       RETURNING ${VIEW_COLUMNS}`,
     [endpointId(id), options.clock()],
   );
-  if (rows[0]) return { outcome: 'enabled', endpoint: toView(rows[0]) };
+  if (rows[0]) {
+    // Its deliveries that waited while it was disabled are due: workers take them at once.
+    await notifyDeliveryWorkers(db);
+    return { outcome: 'enabled', endpoint: toView(rows[0]) };
+  }
   return { outcome: 'already-enabled', endpoint: await getWebhookEndpoint(db, id) };
 }
 

@@ -8,8 +8,9 @@ import {
   type SubscriptionRunner,
   type SubscriptionRunnerOptions,
 } from '../subscriptions/subscriptionRunner.js';
+import { DELIVERIES_CHANNEL } from './deliveries.js';
 import { type DeliveryWorker, type DeliveryWorkerOptions, startDeliveryWorker } from './deliveryWorker.js';
-import { DELIVERIES_CHANNEL, webhookFanOutHandler } from './fanOut.js';
+import { webhookFanOutHandler } from './fanOut.js';
 
 /**
  * Webhooks in a `work` process: the fan-out reactor (one process leads it) and this process's

@@ -135,7 +135,10 @@ describe('webhook endpoint and delivery administration', () => {
   }
 
   async function deliveryRow(id: string) {
-    const { rows } = await db.pool.query('SELECT * FROM webhook_deliveries WHERE id = $1', [id]);
+    const { rows } = await db.pool.query(
+      'SELECT *, next_attempt_at <= now() AS due FROM webhook_deliveries WHERE id = $1',
+      [id],
+    );
     return rows[0];
   }
 
@@ -526,7 +529,8 @@ describe('webhook endpoint and delivery administration', () => {
         body: before.body,
         status: 'pending',
         attempts: 0,
-        next_attempt_at: t1,
+        // Due at once by the database's clock, whatever the caller's clock says.
+        due: true,
         lease_owner: null,
         last_status: null,
         redelivery_of: original,
@@ -564,14 +568,14 @@ describe('webhook endpoint and delivery administration', () => {
       const t1 = plus(T0, DAY);
       expect(await redeliverDead(db.pool, e, at(t1))).toBe(2);
       const { rows } = await db.pool.query(
-        `SELECT redelivery_of, status, next_attempt_at FROM webhook_deliveries
+        `SELECT redelivery_of, status, next_attempt_at <= now() AS due FROM webhook_deliveries
           WHERE endpoint_id = $1 AND created_at = $2 ORDER BY redelivery_of`,
         [e, t1],
       );
       expect(rows).toEqual(
         [deadAlone, deadRedeliveredDead]
           .sort()
-          .map((id) => ({ redelivery_of: id, status: 'pending', next_attempt_at: t1 })),
+          .map((id) => ({ redelivery_of: id, status: 'pending', due: true })),
       );
       expect(await redeliverDead(db.pool, e, at(t1))).toBe(0);
 
@@ -601,7 +605,7 @@ describe('webhook endpoint and delivery administration', () => {
         event_type: 'ping',
         status: 'pending',
         attempts: 0,
-        next_attempt_at: T0,
+        due: true,
         redelivery_of: null,
       });
       // Byte for byte what will be signed and sent: the spec's field order.
