@@ -60,16 +60,18 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
       startedAt,
       durationMs: performance.now() - began,
     });
-    let url: URL;
-    try {
-      url = parseTargetUrl(delivery.url, options);
-    } catch (error) {
-      return finish({
+    const unanswered = (error: unknown) =>
+      finish({
         accepted: false,
         httpStatus: null,
         error: describeSendError(error, options),
         responseSnippet: null,
       });
+    let url: URL;
+    try {
+      url = parseTargetUrl(delivery.url, options);
+    } catch (error) {
+      return unanswered(error);
     }
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const body = Buffer.from(delivery.body, 'utf8');
@@ -101,12 +103,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
         responseSnippet: snippet,
       });
     } catch (error) {
-      return finish({
-        accepted: false,
-        httpStatus: null,
-        error: describeSendError(error, options),
-        responseSnippet: null,
-      });
+      return unanswered(error);
     }
   }
 

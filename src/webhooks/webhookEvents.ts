@@ -158,6 +158,17 @@ function onCase(state: CaseState, objectType: WebhookObjectType, objectId: strin
   };
 }
 
+/** The fields that identify a check in check.completed and check.failed. */
+function checkIdentity(state: CaseState, check: ReturnType<typeof checkOf>) {
+  return {
+    case_reference: state.caseReference,
+    check_reference: check.checkReference,
+    screening_record_id: check.checkId,
+    screening_type: check.type,
+    subject_name: state.subject.displayName,
+  };
+}
+
 function checkOf(state: CaseState, checkReference: string) {
   const check = findCheck(state, checkReference);
   if (!check) throw new Error(`no check ${checkReference} on case ${state.caseReference}`);
@@ -192,13 +203,9 @@ export const WEBHOOK_MAPPINGS: readonly WebhookMapping<never, never>[] = [
       return {
         ...onCase(state, 'check', check.checkReference),
         fields: {
-          case_reference: state.caseReference,
-          check_reference: check.checkReference,
+          ...checkIdentity(state, check),
           lifecycle_status: 'completed',
           match_count: event.data.matches.length,
-          screening_record_id: check.checkId,
-          screening_type: check.type,
-          subject_name: state.subject.displayName,
         },
       };
     },
@@ -213,13 +220,9 @@ export const WEBHOOK_MAPPINGS: readonly WebhookMapping<never, never>[] = [
       return {
         ...onCase(state, 'check', check.checkReference),
         fields: {
-          case_reference: state.caseReference,
-          check_reference: check.checkReference,
+          ...checkIdentity(state, check),
           lifecycle_status: 'failed',
           failure_reason: event.data.failureReason,
-          screening_record_id: check.checkId,
-          screening_type: check.type,
-          subject_name: state.subject.displayName,
         },
       };
     },
