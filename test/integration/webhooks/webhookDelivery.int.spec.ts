@@ -151,10 +151,14 @@ describe('webhooks', () => {
     return rows;
   }
 
-  /** Until the fan-out has handled everything appended so far. */
-  async function fannedOut(webhooks: Webhooks): Promise<void> {
-    const head = await es.store.headCheckpoint();
-    if (head) await webhooks.fanOut.waitForCheckpoint(head);
+  /**
+   * Until the fan-out has handled the case's events. Waits for the case's own last position: the
+   * store's head can lag what was appended while another database's transaction is open (it only
+   * reaches as far as the events no open transaction can still precede).
+   */
+  async function fannedOut(webhooks: Webhooks, caseReference: string): Promise<void> {
+    const { events } = await es.store.readStream(caseStreamName(caseReference));
+    await webhooks.fanOut.waitForCheckpoint(events.at(-1)!.position);
   }
 
   it('sends every event type the case workflow produces, signed, in the endpoint mode', async () => {
@@ -295,14 +299,18 @@ describe('webhooks', () => {
     const target = await receiver();
     const webhooks = startAll();
     const before = await newCase();
-    await fannedOut(webhooks);
+    await fannedOut(webhooks, before.caseReference);
     const ofGroup = await endpoint(target.url, { groupIds: [otherGroupId] });
     const everything = await endpoint(target.url);
 
     const inDefault = await newCase(groupId);
     const inOther = await newCase(otherGroupId);
-    await newCase((await createWorkspace(es.db.pool, { name: 'Elsewhere' })).defaultGroup.id, otherAccountId);
-    await fannedOut(webhooks);
+    const foreign = await newCase(
+      (await createWorkspace(es.db.pool, { name: 'Elsewhere' })).defaultGroup.id,
+      otherAccountId,
+    );
+    // Appended one after another: the fan-out passed them all when it passed the last.
+    await fannedOut(webhooks, foreign.caseReference);
 
     const rows = await deliveryRows();
     const sentTo = (endpointId: string) =>
@@ -479,8 +487,9 @@ describe('webhooks', () => {
     const target = await receiver(() => ({ status: 200, afterMs: 5 }));
     await endpoint(target.url);
     const webhooks = startAll({ webhookWorkers: 0 });
-    for (let i = 0; i < 40; i++) await newCase();
-    await fannedOut(webhooks);
+    let last = '';
+    for (let i = 0; i < 40; i++) last = (await newCase()).caseReference;
+    await fannedOut(webhooks, last);
     expect(await deliveryRows()).toHaveLength(40);
 
     for (const name of ['worker-a', 'worker-b']) {
