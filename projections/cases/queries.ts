@@ -66,3 +66,20 @@ export async function listCaseViews(
   );
   return rows.map(toView);
 }
+
+/**
+ * The groups of an account's cases that screened a subject. Only for a subject created before
+ * subjects recorded their groups (docs/cases.md, "Subjects"): its groups are those of its cases.
+ */
+export async function groupsOfSubjectCases(
+  db: Queryable,
+  scope: { accountId: string; subjectReference: string },
+): Promise<string[]> {
+  const { rows } = await db.query<{ group_id: string }>(
+    `SELECT DISTINCT group_id FROM case_views
+      WHERE account_id = $1 AND state->'subject'->>'subjectReference' = $2
+      ORDER BY group_id`,
+    [scope.accountId, scope.subjectReference],
+  );
+  return rows.map((row) => row.group_id);
+}

@@ -1,3 +1,4 @@
+import { groupsOfSubjectCases } from '../../projections/cases/queries.js';
 import type { EventIds } from '../eventSourcing/commandHandler.js';
 import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.js';
 import type { CheckType } from '../screening/checkTypes.js';
@@ -101,14 +102,11 @@ export async function createCase(
   ];
   const groupMemberIds = await groupMembersAmong(deps.pool, group.id, userIds);
 
-  const subjectCommand = useSubject(request, input.subject, now);
-  if ('code' in subjectCommand) return { ok: false, rejection: subjectCommand };
+  const subjectAt = useSubject(request, input.subject, group.id, now);
+  if ('code' in subjectAt) return { ok: false, rejection: subjectAt };
   // The subject as this case will screen it, decided on the subject as read now: a refusal leaves nothing behind.
-  const stored = await subjectCommandHandler.load(deps.store, subjectCommand.subjectReference);
-  const subjectDecision = decideSubject(subjectCommand, stored.state);
-  if (!subjectDecision.ok) return subjectDecision;
-  const preview = subjectDecision.events.reduce<SubjectState | null>(evolveSubject, stored.state);
-  if (!preview) throw new Error(`Subject ${subjectCommand.subjectReference} decided into no subject`);
+  const previewed = await previewSubject(deps, subjectAt, 0);
+  if ('code' in previewed) return { ok: false, rejection: previewed };
 
   const command = (caseReference: string, subject: SubjectState): CaseCommand => ({
     type: 'CreateCase',
@@ -134,26 +132,23 @@ export async function createCase(
   });
 
   // The case's rules (membership) on a dry run, so a refused case leaves no subject behind.
-  const dryRun = decide(command(candidateCaseReference(key.id, request.idempotencyKey, 0), preview), null);
+  const dryRun = decide(
+    command(candidateCaseReference(key.id, request.idempotencyKey, 0), previewed.preview),
+    null,
+  );
   if (!dryRun.ok) return dryRun;
   const sources = await requireSources(deps, input.checks.types, profile, new Date(now));
   if (sources) return { ok: false, rejection: sources };
 
-  const subject = await subjectCommandHandler.handle(
-    deps.store,
-    subjectCommand.subjectReference,
-    (state) => decideSubject(subjectCommand, state),
-    request.eventId,
-  );
+  const subject = await writeSubject(deps, request, subjectAt, previewed);
   if (!subject.ok) return subject;
-  if (!subject.state) throw new Error(`Subject ${subjectCommand.subjectReference} decided into no subject`);
 
   for (let attempt = 0; attempt < MAX_REFERENCE_ATTEMPTS; attempt++) {
     const caseReference = candidateCaseReference(key.id, request.idempotencyKey, attempt);
     const outcome = await runCaseCommand(
       deps.store,
       caseReference,
-      command(caseReference, subject.state),
+      command(caseReference, subject.value),
       (i) => request.eventId(1 + i),
     );
     if (outcome.ok) return { ok: true, value: outcome.state };
@@ -203,31 +198,125 @@ async function resolveGroup(
   return first ?? reject('forbidden', 'This API key has access to no group.').rejection;
 }
 
-/** Not found when a subject reference names no subject, or none of the key's account. */
+/** The subject command on a candidate reference (the named subject's whatever the candidate). */
+type SubjectCommandAt = (candidate: number) => UseSubject;
+
+/** Candidate subject references tried: each one skipped is held by a subject of groups the key cannot see. */
+const MAX_SUBJECT_CANDIDATES = 20;
+
+/**
+ * Subject events after the first take ids from here on: the case's events have ids 1 and up, as
+ * they had when a subject appended one event at most, so a retry of a request made before still
+ * finds its case.
+ */
+const LATER_SUBJECT_EVENT_IDS = 1000;
+
+/**
+ * Not found when a subject reference is malformed; otherwise the subject command, for the key's
+ * visible groups and the case's group.
+ */
 function useSubject(
   request: CreatingRequest,
   sent: CreateCaseInput['subject'],
+  groupId: string,
   now: string,
-): UseSubject | Rejection {
+): SubjectCommandAt | Rejection {
   const named = sent.subjectReference;
   // A malformed reference names no subject; reading it would not even make a stream name.
   if (named !== null && !SUBJECT_REFERENCE.test(named))
     return reject('not_found', `Subject ${named} was not found.`).rejection;
   const { mode, subjectReference: _reference, ...details } = sent;
-  return {
+  return (candidate) => ({
     type: 'UseSubject',
     subjectReference:
       named ??
       subjectReferenceFor(
         { accountId: request.key.accountId, externalReference: sent.externalReference ?? null },
         { apiKeyId: request.key.id, idempotencyKey: request.idempotencyKey },
+        candidate,
       ),
     accountId: request.key.accountId,
     named: named !== null,
+    groupId,
+    visibleGroupIds: request.key.groupIds,
     // `existing` screens the stored subject as it is.
     sent: mode === 'existing' ? {} : details,
     now,
-  };
+  });
+}
+
+interface PreviewedSubject {
+  candidate: number;
+  command: UseSubject;
+  /** The subject as the command would leave it. */
+  preview: SubjectState;
+}
+
+/**
+ * The first candidate from `from` whose subject the key may use (or that is free), with the subject
+ * as the command would leave it; nothing is written. A candidate held by a subject the key cannot see
+ * is passed over: create_or_reuse never matches another group's subject.
+ */
+async function previewSubject(
+  deps: CreateCaseDeps,
+  subjectAt: SubjectCommandAt,
+  from: number,
+): Promise<PreviewedSubject | Rejection> {
+  for (let candidate = from; candidate < MAX_SUBJECT_CANDIDATES; candidate++) {
+    const base = subjectAt(candidate);
+    const stored = await subjectCommandHandler.load(deps.store, base.subjectReference);
+    const command = await withGroupsOfCases(deps, base, stored.state);
+    const decision = decideSubject(command, stored.state);
+    if (decision.ok) {
+      const preview = decision.events.reduce<SubjectState | null>(evolveSubject, stored.state);
+      if (!preview) throw new Error(`Subject ${command.subjectReference} decided into no subject`);
+      return { candidate, command, preview };
+    }
+    if (decision.rejection.code !== 'conflict' || command.named) return decision.rejection;
+  }
+  throw new Error(`No usable subject reference after ${MAX_SUBJECT_CANDIDATES} candidates`);
+}
+
+/** A subject stored before subjects recorded their groups belongs to the groups of its cases. */
+async function withGroupsOfCases(
+  deps: CreateCaseDeps,
+  command: UseSubject,
+  state: SubjectState | null,
+): Promise<UseSubject> {
+  if (state === null || state.groupIds.length > 0 || state.accountId !== command.accountId) return command;
+  const groupsOfCases = await groupsOfSubjectCases(deps.pool, {
+    accountId: command.accountId,
+    subjectReference: command.subjectReference,
+  });
+  return { ...command, groupsOfCases };
+}
+
+/** Appends the previewed subject's events; a candidate taken meanwhile by another group's subject moves to the next. */
+async function writeSubject(
+  deps: CreateCaseDeps,
+  request: CreatingRequest,
+  subjectAt: SubjectCommandAt,
+  previewed: PreviewedSubject,
+): Promise<Outcome<SubjectState>> {
+  const eventId: EventIds = (index) => request.eventId(index === 0 ? 0 : LATER_SUBJECT_EVENT_IDS + index);
+  let chosen = previewed;
+  for (;;) {
+    const { command } = chosen;
+    const written = await subjectCommandHandler.handle(
+      deps.store,
+      command.subjectReference,
+      (state) => decideSubject(command, state),
+      eventId,
+    );
+    if (written.ok) {
+      if (!written.state) throw new Error(`Subject ${command.subjectReference} decided into no subject`);
+      return { ok: true, value: written.state };
+    }
+    if (written.rejection.code !== 'conflict' || command.named) return written;
+    const next = await previewSubject(deps, subjectAt, chosen.candidate + 1);
+    if ('code' in next) return { ok: false, rejection: next };
+    chosen = next;
+  }
 }
 
 /** A rejection `source_unavailable` unless every requested check type has current, fresh sources. */

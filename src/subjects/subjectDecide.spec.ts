@@ -3,6 +3,8 @@ import {
   ACCOUNT as ACCOUNT_A,
   OTHER_ACCOUNT as ACCOUNT_B,
   subjectDetails as details,
+  GROUP_A,
+  GROUP_B,
   NOW as T0,
 } from '../../test/support/caseBuilders.js';
 import { deciderSpecification } from '../../test/support/deciderSpecification.js';
@@ -25,6 +27,8 @@ function use(sent: SentDetails, fields: Partial<UseSubject> = {}): UseSubject {
     subjectReference: REFERENCE,
     accountId: ACCOUNT_A,
     named: false,
+    groupId: GROUP_A,
+    visibleGroupIds: [GROUP_A],
     sent,
     now: T1,
     ...fields,
@@ -43,9 +47,24 @@ function sent(d: SubjectDetails): SentDetails {
   };
 }
 
-const created = (fields: Partial<SubjectDetails> = {}, accountId = ACCOUNT_A): SubjectEvent => ({
+const created = (
+  fields: Partial<SubjectDetails> = {},
+  accountId = ACCOUNT_A,
+  groupId: string | undefined = GROUP_A,
+): SubjectEvent => ({
   type: 'SubjectCreated',
-  data: { ...details(fields), subjectReference: REFERENCE, accountId, occurredAt: T0 },
+  data: { ...details(fields), subjectReference: REFERENCE, accountId, groupId, occurredAt: T0 },
+});
+
+/** A subject created before subjects recorded their groups. */
+const createdWithoutGroup = (fields: Partial<SubjectDetails> = {}): SubjectEvent => ({
+  type: 'SubjectCreated',
+  data: { ...details(fields), subjectReference: REFERENCE, accountId: ACCOUNT_A, occurredAt: T0 },
+});
+
+const usedIn = (groupId: string, occurredAt = T1): SubjectEvent => ({
+  type: 'SubjectUsedInGroup',
+  data: { groupId, occurredAt },
 });
 
 describe('decideSubject', () => {
@@ -55,7 +74,13 @@ describe('decideSubject', () => {
       .then([
         {
           type: 'SubjectCreated',
-          data: { ...details(), subjectReference: REFERENCE, accountId: ACCOUNT_A, occurredAt: T1 },
+          data: {
+            ...details(),
+            subjectReference: REFERENCE,
+            accountId: ACCOUNT_A,
+            groupId: GROUP_A,
+            occurredAt: T1,
+          },
         },
       ]);
   });
@@ -75,6 +100,7 @@ describe('decideSubject', () => {
             metadata: {},
             subjectReference: REFERENCE,
             accountId: ACCOUNT_A,
+            groupId: GROUP_A,
             occurredAt: T1,
           },
         },
@@ -166,5 +192,96 @@ describe('decideSubject', () => {
     given([created()])
       .when(use({}, { named: true }))
       .thenNothingHappens();
+  });
+});
+
+describe('decideSubject: a subject is used only through a group the caller can see', () => {
+  const keyOfB = { groupId: GROUP_B, visibleGroupIds: [GROUP_B] };
+  const keyOfBoth = { groupId: GROUP_B, visibleGroupIds: [GROUP_A, GROUP_B] };
+
+  it('answers a named subject of another group exactly as a missing one, whatever is sent', () => {
+    const missing = given([])
+      .when(use({}, { named: true, ...keyOfB }))
+      .thenRejects('not_found');
+    for (const sentDetails of [{}, { metadata: { overwritten: true } }, { name: 'Someone Else' }]) {
+      const hidden = given([created()])
+        .when(use(sentDetails, { named: true, ...keyOfB }))
+        .thenRejects('not_found');
+      expect(hidden).toEqual(missing);
+    }
+  });
+
+  it('never matches or changes a derived reference held by another group: the caller moves to its next candidate', () => {
+    given([created()])
+      .when(use({ metadata: { overwritten: true } }, keyOfB))
+      .thenRejects('conflict', /cannot see/);
+    given([created()])
+      .when(use(sent(details()), keyOfB))
+      .thenRejects('conflict');
+  });
+
+  it("lets a key that sees the subject's group reuse it in a case of its other group, which the subject joins", () => {
+    given([created()])
+      .when(use({}, { named: true, ...keyOfBoth }))
+      .then([usedIn(GROUP_B)]);
+    given([created()])
+      .when(use({ metadata: { segment: 'corporate' } }, keyOfBoth))
+      .then([
+        usedIn(GROUP_B),
+        {
+          type: 'SubjectUpdated',
+          data: { ...details({ metadata: { segment: 'corporate' } }), occurredAt: T1 },
+        },
+      ]);
+  });
+
+  it('lets every key of a group the subject joined use it, and records a group once', () => {
+    given([created(), usedIn(GROUP_B)])
+      .when(use({}, { named: true, ...keyOfB }))
+      .thenNothingHappens();
+    given([created(), usedIn(GROUP_B)])
+      .when(use({}, { named: true }))
+      .thenNothingHappens();
+  });
+
+  it('compares group ids whatever their case', () => {
+    given([created()])
+      .when(use({}, { named: true, visibleGroupIds: [GROUP_A.toUpperCase()] }))
+      .thenNothingHappens();
+  });
+
+  it('creates a new subject in the group of the case', () => {
+    given([])
+      .when(use(sent(details()), keyOfB))
+      .then(([event]) => expect(event?.data).toMatchObject({ groupId: GROUP_B }));
+  });
+
+  describe('a subject created before group facts belongs to the groups of its cases', () => {
+    it("is used by a key of one of them, and records them with the case's group", () => {
+      given([createdWithoutGroup()])
+        .when(use({}, { named: true, ...keyOfBoth, groupsOfCases: [GROUP_A] }))
+        .then([usedIn(GROUP_A), usedIn(GROUP_B)]);
+      given([createdWithoutGroup()])
+        .when(use({}, { named: true, groupsOfCases: [GROUP_A] }))
+        .then([usedIn(GROUP_A)]);
+    });
+
+    it('is not found by a key of no such group, and not found at all without cases', () => {
+      given([createdWithoutGroup()])
+        .when(use({}, { named: true, ...keyOfB, groupsOfCases: [GROUP_A] }))
+        .thenRejects('not_found', `Subject ${REFERENCE} was not found.`);
+      given([createdWithoutGroup()])
+        .when(use({ metadata: { overwritten: true } }, { ...keyOfB, groupsOfCases: [GROUP_A] }))
+        .thenRejects('conflict');
+      given([createdWithoutGroup()])
+        .when(use({}, { named: true, groupsOfCases: [] }))
+        .thenRejects('not_found');
+    });
+
+    it('once its groups are recorded, goes by them', () => {
+      given([createdWithoutGroup(), usedIn(GROUP_A)])
+        .when(use({}, { named: true, ...keyOfB, groupsOfCases: [GROUP_B] }))
+        .thenRejects('not_found');
+    });
   });
 });
