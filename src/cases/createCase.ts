@@ -105,7 +105,7 @@ export async function createCase(
   const subjectAt = useSubject(request, input.subject, group.id, now);
   if ('code' in subjectAt) return { ok: false, rejection: subjectAt };
   // The subject as this case will screen it, decided on the subject as read now: a refusal leaves nothing behind.
-  const previewed = await previewSubject(deps, subjectAt, 0);
+  const previewed = await previewSubject(deps, subjectAt, request.eventId(0), 0);
   if ('code' in previewed) return { ok: false, rejection: previewed };
 
   const command = (caseReference: string, subject: SubjectState): CaseCommand => ({
@@ -260,11 +260,17 @@ interface PreviewedSubject {
 async function previewSubject(
   deps: CreateCaseDeps,
   subjectAt: SubjectCommandAt,
+  ownFirstEventId: string,
   from: number,
 ): Promise<PreviewedSubject | Rejection> {
   for (let candidate = from; candidate < MAX_SUBJECT_CANDIDATES; candidate++) {
     const base = subjectAt(candidate);
     const stored = await subjectCommandHandler.load(deps.store, base.subjectReference);
+    // An earlier attempt of this request wrote this subject: it is this request's, as it left it
+    // (the command handler answers "applied before" the same way), whatever the key's groups are now.
+    if (stored.state && stored.events.some((event) => event.id === ownFirstEventId.toLowerCase())) {
+      return { candidate, command: base, preview: stored.state };
+    }
     const command = await withGroupsOfCases(deps, base, stored.state);
     const decision = decideSubject(command, stored.state);
     if (decision.ok) {
@@ -313,7 +319,7 @@ async function writeSubject(
       return { ok: true, value: written.state };
     }
     if (written.rejection.code !== 'conflict' || command.named) return written;
-    const next = await previewSubject(deps, subjectAt, chosen.candidate + 1);
+    const next = await previewSubject(deps, subjectAt, request.eventId(0), chosen.candidate + 1);
     if ('code' in next) return { ok: false, rejection: next };
     chosen = next;
   }
