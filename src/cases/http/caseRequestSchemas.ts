@@ -104,7 +104,7 @@ export const SubjectInput = z
   .strictObject({
     mode: z.enum(['create_or_reuse', 'existing']).default('create_or_reuse').meta({
       description:
-        '`create_or_reuse`: reuse the subject named by `subject_reference` or `external_reference` (updating its details) or create one. `existing`: screen a stored subject as it is.',
+        "`create_or_reuse`: reuse the subject named by `subject_reference` or `external_reference` (updating its details) or create one. `existing`: screen a stored subject as it is. Only subjects of groups the key can see are reused: another group's subject is `not_found`, and its external reference gets a new subject.",
     }),
     subject_reference: z.string().nullish(),
     type: z.enum(ENTITY_KINDS).optional().meta({
