@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface Distribution {
   count: number;
   p50: number;
+  p95: number;
   p99: number;
   min: number;
   max: number;
@@ -18,6 +19,7 @@ export function distribution(samples: number[]): Distribution {
   return {
     count: sorted.length,
     p50: rank(0.5) ?? Number.NaN,
+    p95: rank(0.95) ?? Number.NaN,
     p99: rank(0.99) ?? Number.NaN,
     min: sorted[0] ?? Number.NaN,
     max: sorted.at(-1) ?? Number.NaN,
