@@ -5,7 +5,6 @@
  * measured in the same run. The service runs as its own `work` process, as in production; the
  * receiver runs in a third process. Usage: `npm run bench:webhooks -- --help`.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +13,9 @@ import type pg from 'pg';
 import { createPool } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { createPostgresEventStore } from '../src/eventStore/postgres/postgresEventStore.js';
+import { systemClock } from '../src/shared/clock.js';
+import { generateSigningSecret } from '../src/webhooks/adminPolicy.js';
+import { createWebhookEndpoint } from '../src/webhooks/webhookEndpoints.js';
 import { createWorkspace } from '../src/workspace/workspaceStore.js';
 import { type CpuUse, meterCpu, parentPid, type Watched } from './support/cpu.js';
 import {
@@ -110,22 +112,6 @@ interface Setting {
   endpoints: Endpoint[];
 }
 
-/**
- * An endpoint as the admin's createWebhookEndpoint stores one (all event types, expanded payloads),
- * with a secret of the same form; written directly until that function is on main.
- */
-async function createEndpoint(pool: pg.Pool, accountId: string, url: string): Promise<Endpoint> {
-  const id = randomUUID();
-  const secret = `whsec_${randomBytes(24).toString('hex')}`;
-  await pool.query(
-    `INSERT INTO webhook_endpoints (id, account_id, url, description, event_types, group_ids, mode, secret,
-                                    created_at, updated_at)
-     VALUES ($1, $2, $3, 'webhook benchmark', NULL, NULL, 'expanded', $4, now(), now())`,
-    [id, accountId, url, secret],
-  );
-  return { id, secret, url };
-}
-
 let settings = 0;
 
 /**
@@ -138,12 +124,20 @@ async function newSetting(pool: pg.Pool, receiver: Receiver, endpointCount: numb
   settings++;
   const endpoints: Endpoint[] = [];
   for (let n = 0; n < endpointCount; n++) {
-    // The listener needs the secret and the endpoint the URL: a placeholder URL first.
-    const endpoint = await createEndpoint(pool, account.id, 'http://127.0.0.1:9/');
-    const listenerUrl = await receiver.listen(endpoint.secret);
-    const url = `${listenerUrl}webhooks/${n}`;
-    await pool.query('UPDATE webhook_endpoints SET url = $2 WHERE id = $1', [endpoint.id, url]);
-    endpoints.push({ ...endpoint, url });
+    const listenerUrl = await receiver.listen();
+    const { endpoint, secret } = await createWebhookEndpoint(
+      pool,
+      {
+        accountId: account.id,
+        url: `${listenerUrl}webhooks/${n}`,
+        eventTypes: 'all',
+        mode: 'expanded',
+        description: 'webhook benchmark',
+      },
+      { clock: systemClock, allowPrivateTargets: true },
+    );
+    await receiver.trust(listenerUrl, secret);
+    endpoints.push({ id: endpoint.id, secret, url: endpoint.url });
   }
   return { account: { accountId: account.id, groupId: defaultGroup.id, prefix }, endpoints };
 }
@@ -509,9 +503,11 @@ async function main(): Promise<void> {
       'SELECT body FROM webhook_deliveries LIMIT 1',
     );
     const body = bodies[0]!.body;
-    const ceilingSecret = `whsec_${randomBytes(24).toString('hex')}`;
+    const ceilingSecret = generateSigningSecret();
+    const ceilingUrl = await receiver.listen();
+    await receiver.trust(ceilingUrl, ceilingSecret);
     const target: PostTarget = {
-      url: `${await receiver.listen(ceilingSecret)}ceiling`,
+      url: `${ceilingUrl}ceiling`,
       secret: ceilingSecret,
       body,
     };

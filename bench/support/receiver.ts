@@ -15,7 +15,8 @@ export function epochMs(): number {
 }
 
 type ReceiverCommand =
-  | { kind: 'listen'; secret: string }
+  | { kind: 'listen' }
+  | { kind: 'trust'; url: string; secret: string }
   | { kind: 'count' }
   | { kind: 'collect' }
   | { kind: 'close' };
@@ -35,14 +36,20 @@ export interface Arrivals {
 
 export type ReceiverReply =
   | { id: number; kind: 'listening'; url: string }
+  | { id: number; kind: 'trusted' }
   | { id: number; kind: 'counted'; verified: number }
   | { id: number; kind: 'collected'; arrivals: Arrivals }
   | { id: number; kind: 'closed' };
 
 export interface Receiver {
   pid: number;
-  /** Starts a listener on a free loopback port verifying with `secret`; its URL. */
-  listen(secret: string): Promise<string>;
+  /**
+   * Starts a listener on a free loopback port; its URL. It refuses every delivery until it is told
+   * the secret: an endpoint needs its URL before it has a secret.
+   */
+  listen(): Promise<string>;
+  /** The listener at `url` verifies with `secret` from now on. */
+  trust(url: string, secret: string): Promise<void>;
   /** How many verified deliveries arrived since the last collect (cheap: for waiting). */
   count(): Promise<number>;
   /** The arrivals since the last collect, and forgets them. */
@@ -81,8 +88,11 @@ export async function startReceiver(script: string): Promise<Receiver> {
     });
   return {
     pid: child.pid!,
-    async listen(secret) {
-      return (await ask<'listening'>({ kind: 'listen', secret })).url;
+    async listen() {
+      return (await ask<'listening'>({ kind: 'listen' })).url;
+    },
+    async trust(url, secret) {
+      await ask<'trusted'>({ kind: 'trust', url, secret });
     },
     async count() {
       return (await ask<'counted'>({ kind: 'count' })).verified;

@@ -4,6 +4,8 @@ import { type Arrivals, epochMs, type ReceiverReply, type ReceiverRequest } from
 /** The receiver child process (receiver.ts): listeners on loopback, driven over IPC. */
 
 const listeners: WebhookListener[] = [];
+/** Each listener's secrets, by URL: filled in once its endpoint exists (the listener reads them per delivery). */
+const secrets = new Map<string, string[]>();
 let arrivals = empty();
 
 function empty(): Arrivals {
@@ -14,11 +16,12 @@ function reply(message: ReceiverReply): Promise<void> {
   return new Promise((resolve) => process.send!(message, undefined, undefined, () => resolve()));
 }
 
-async function listen(secret: string): Promise<string> {
+async function listen(): Promise<string> {
   const index = listeners.length;
+  const trusted: string[] = [];
   const listener = await startWebhookListener({
     port: 0,
-    secrets: secret,
+    secrets: trusted,
     status: 204,
     onDelivery(delivery) {
       const at = epochMs();
@@ -33,13 +36,18 @@ async function listen(secret: string): Promise<string> {
     },
   });
   listeners.push(listener);
+  secrets.set(listener.url, trusted);
   return listener.url;
 }
 
 process.on('message', (request: ReceiverRequest) => {
   switch (request.kind) {
     case 'listen':
-      void listen(request.secret).then((url) => reply({ id: request.id, kind: 'listening', url }));
+      void listen().then((url) => reply({ id: request.id, kind: 'listening', url }));
+      return;
+    case 'trust':
+      secrets.get(request.url)?.push(request.secret);
+      void reply({ id: request.id, kind: 'trusted' });
       return;
     case 'count':
       void reply({ id: request.id, kind: 'counted', verified: arrivals.times.length });
