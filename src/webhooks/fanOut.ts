@@ -152,12 +152,14 @@ async function enabledEndpoints(tx: pg.PoolClient, accountIds: string[]): Promis
     group_ids: string[] | null;
     mode: PayloadMode;
     created_at: Date;
-  }>(
-    `SELECT id, account_id, event_types, group_ids, mode, created_at
+  }>({
+    // Named, like the delivery statements (deliveries.ts): prepared once per connection.
+    name: 'webhook-fan-out-endpoints',
+    text: `SELECT id, account_id, event_types, group_ids, mode, created_at
        FROM webhook_endpoints
       WHERE status = 'enabled' AND account_id = ANY($1::uuid[])`,
-    [accountIds],
-  );
+    values: [accountIds],
+  });
   return rows.map((row) => ({
     id: row.id,
     accountId: row.account_id,
@@ -171,20 +173,21 @@ async function enabledEndpoints(tx: pg.PoolClient, accountIds: string[]): Promis
 /** Inserts the deliveries (those already there are left alone) and wakes delivery workers. */
 async function insertDeliveries(tx: pg.PoolClient, deliveries: readonly NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
-  await tx.query(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, next_attempt_at, created_at, updated_at)
+  await tx.query({
+    name: 'webhook-fan-out-insert',
+    text: `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, next_attempt_at, created_at, updated_at)
      SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.body, now(), now(), now()
        FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
             AS d (id, endpoint_id, event_id, event_type, body)
      ON CONFLICT DO NOTHING`,
-    [
+    values: [
       deliveries.map((d) => d.id),
       deliveries.map((d) => d.endpointId),
       deliveries.map((d) => d.eventId),
       deliveries.map((d) => d.eventType),
       deliveries.map((d) => d.body),
     ],
-  );
+  });
   await notifyDeliveryWorkers(tx);
 }
 
