@@ -6,7 +6,7 @@ import type { Queryable } from '../db/sql.js';
  * for longer than an attempt can take, so no two workers ever send the same attempt at once; a
  * worker that dies leaves the lease to run out and the row is claimed again as the next attempt.
  * Recording an attempt is one statement, guarded by the lease: a worker whose row was taken over
- * writes nothing.
+ * writes nothing. Accepted attempts, the steady traffic, are recorded several to a statement.
  *
  * The statements that run for every delivery are named, so each connection prepares them once:
  * planning them cost the server more than executing them (0.5-0.7 ms against 0.4-0.9 ms a call,
@@ -175,6 +175,69 @@ export async function recordAttempt(
   if (!row.recorded) return 'lease_lost';
   if (row.disabled) return 'endpoint_disabled';
   return status;
+}
+
+/** An attempt the receiver accepted, to record with recordAccepted. */
+export interface AcceptedAttempt {
+  claim: ClaimedDelivery;
+  record: Pick<AttemptRecord, 'startedAt' | 'durationMs' | 'httpStatus' | 'responseSnippet'>;
+}
+
+/**
+ * Records accepted attempts of several deliveries in one statement, each as recordAttempt records
+ * one alone: the delivery delivered and its lease released, where this worker still holds it; its
+ * attempt row; and the failure clock of an endpoint that was failing, stopped. The delivery worker
+ * gathers the attempts that finish while its last batch is being written (group commit), so steady
+ * traffic pays one round trip and one commit for many deliveries. Endpoint rows are locked in id
+ * order: two workers' batches never deadlock on them. The outcome of each attempt, in order.
+ */
+export async function recordAccepted(
+  db: Queryable,
+  attempts: readonly AcceptedAttempt[],
+): Promise<('delivered' | 'lease_lost')[]> {
+  if (attempts.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>({
+    name: 'webhook-record-accepted',
+    text: `WITH batch AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
+                AS b (id, lease_owner, attempt, started_at, duration_ms, http_status, response_snippet)
+     ),
+     delivery AS (
+       UPDATE webhook_deliveries d
+          SET status = 'delivered', next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL,
+              last_status = b.http_status, last_error = NULL, delivered_at = now(), updated_at = now()
+         FROM batch b
+        WHERE d.id = b.id AND d.lease_owner = b.lease_owner AND d.attempts = b.attempt
+       RETURNING d.id, d.endpoint_id
+     ),
+     attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, http_status, error, response_snippet)
+       SELECT b.id, b.attempt, b.started_at, b.duration_ms, b.http_status, NULL, b.response_snippet
+         FROM batch b JOIN delivery ON delivery.id = b.id
+     ),
+     recovered AS (
+       SELECT e.id FROM webhook_endpoints e
+        WHERE e.id IN (SELECT endpoint_id FROM delivery) AND e.status = 'enabled' AND e.failing_since IS NOT NULL
+        ORDER BY e.id
+          FOR UPDATE
+     ),
+     endpoint AS (
+       UPDATE webhook_endpoints e SET failing_since = NULL, updated_at = now()
+         FROM recovered WHERE e.id = recovered.id
+     )
+     SELECT id FROM delivery`,
+    values: [
+      attempts.map(({ claim }) => claim.id),
+      attempts.map(({ claim }) => claim.leaseOwner),
+      attempts.map(({ claim }) => claim.attempt),
+      attempts.map(({ record }) => record.startedAt),
+      attempts.map(({ record }) => Math.round(record.durationMs)),
+      attempts.map(({ record }) => record.httpStatus),
+      attempts.map(({ record }) => record.responseSnippet),
+    ],
+  });
+  const recorded = new Set(rows.map((row) => row.id));
+  return attempts.map(({ claim }) => (recorded.has(claim.id) ? 'delivered' : 'lease_lost'));
 }
 
 /**

@@ -1,14 +1,17 @@
 import type pg from 'pg';
 import { defaultWorkerName } from '../checks/checkRunner.js';
+import { batchWhileBusy } from '../shared/batchWhileBusy.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { maxAttempts, nextRetry } from '../shared/retrySchedule.js';
 import { sleep } from '../shared/sleep.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
 import {
+  type AcceptedAttempt,
   type ClaimedDelivery,
   claimDeliveries,
   type RecordOutcome,
+  recordAccepted,
   recordAttempt,
   releaseDelivery,
 } from './deliveries.js';
@@ -18,8 +21,9 @@ import type { TargetPolicy } from './targets.js';
 /**
  * The delivery workers of one process (docs/webhooks.md, "Delivery"): up to `concurrency` attempts
  * in flight. A dispatcher claims as many due deliveries as there are free slots, each attempt is
- * sent and recorded on its own, and the dispatcher waits for a free slot, a wake-up (the fan-out in
- * this process committed, or a notification from another) or its poll.
+ * sent on its own and recorded (an accepted one together with those that finish while the last
+ * batch is written), and the dispatcher waits for a free slot, a wake-up (the fan-out in this
+ * process committed, or a notification from another) or its poll.
  */
 export interface DeliveryWorkerOptions extends TargetPolicy {
   pool: pg.Pool;
@@ -80,6 +84,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const listeners = new Set<(report: AttemptReport) => void>();
   const inFlight = new Set<Promise<void>>();
   const lastAttempt = maxAttempts(retryDelaysMs);
+  // Accepted attempts that finish while a batch of them is being written go into the next batch.
+  const recordDelivered = batchWhileBusy(
+    (attempts: AcceptedAttempt[]) => recordAccepted(pool, attempts),
+    Math.max(1, concurrency),
+  );
 
   const report = (entry: AttemptReport) => {
     const fields = { ...entry, durationMs: Math.round(entry.durationMs) };
@@ -99,15 +108,17 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const retry = sent.accepted ? undefined : nextRetry(claim.attempt, retryDelaysMs);
     let outcome: AttemptReport['outcome'];
     try {
-      outcome = await recordAttempt(
-        pool,
-        claim,
-        {
-          ...sent,
-          retryInMs: retry?.kind === 'retry' ? retry.delayMs : null,
-        },
-        options.disableAfterMs,
-      );
+      outcome = sent.accepted
+        ? await recordDelivered({ claim, record: sent })
+        : await recordAttempt(
+            pool,
+            claim,
+            {
+              ...sent,
+              retryInMs: retry?.kind === 'retry' ? retry.delayMs : null,
+            },
+            options.disableAfterMs,
+          );
     } catch (error) {
       // The database is away: the lease runs out and the delivery is attempted again.
       logger.warn(
