@@ -10,8 +10,11 @@ import path from 'node:path';
  */
 export interface WorkProcess {
   pid: number;
-  /** Throws, with the end of its output, when the process has exited without being asked to. */
-  assertRunning(): void;
+  /**
+   * Throws when the process has exited without being asked to (with the end of its output), or has
+   * logged a warning or an error (with those lines): a failed attempt makes the figures meaningless.
+   */
+  assertHealthy(): void;
   /** Log lines at warn or above so far, most recent last (at most 20 kept). */
   problems(): { count: number; last: string[] };
   stop(): Promise<void>;
@@ -21,13 +24,21 @@ const KEPT_PROBLEMS = 20;
 const KEPT_OUTPUT = 8_000;
 const WARN = 40;
 
-/** `nodeArgs`: flags for node itself (`--cpu-prof`, which NODE_OPTIONS does not take). */
+export interface WorkProcessOptions {
+  /** Only the webhook fan-out and delivery workers (webhooksProcess.ts), not the whole work role. */
+  webhooksOnly?: boolean;
+  /** Flags for node itself (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: readonly string[];
+}
+
 export async function startWorkProcess(
   env: Record<string, string>,
-  nodeArgs: readonly string[] = [],
+  options: WorkProcessOptions = {},
 ): Promise<WorkProcess> {
-  const script = path.join('dist', 'src', 'main.js');
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, script, 'work'], {
+  const command = options.webhooksOnly
+    ? [path.join('dist', 'bench', 'support', 'webhooksProcess.js')]
+    : [path.join('dist', 'src', 'main.js'), 'work'];
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...command], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -65,11 +76,13 @@ export async function startWorkProcess(
   return {
     pid: child.pid!,
     problems: () => ({ count, last: [...last] }),
-    assertRunning() {
+    assertHealthy() {
       if (!stopping && (child.exitCode !== null || child.signalCode !== null))
         throw new Error(
           `the work process exited (${child.exitCode ?? child.signalCode}); its last output:\n${output}`,
         );
+      if (count > 0)
+        throw new Error(`the work process logged ${count} warnings or errors:\n${last.join('\n')}`);
     },
     async stop() {
       stopping = true;
