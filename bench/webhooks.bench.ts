@@ -190,8 +190,9 @@ async function waitFor(
  * Fills the outbox: a work process without delivery workers fans out `cases` new cases to the
  * setting's endpoints. It stops once every delivery row is written and every subscription of the
  * work role has caught up (a projection still catching up would compete with the drain measured
- * next), and the outbox's statistics are brought up to date, as autovacuum's analyze would after
- * such a burst, so each drain starts from the same state.
+ * next); then the database is vacuumed, analyzed and checkpointed, as autovacuum and the
+ * checkpointer would after such a burst, so each drain starts from the same state and shares the
+ * machine with none of that.
  */
 async function fill(context: Context, setting: Setting, cases: number): Promise<void> {
   const expected = cases * setting.endpoints.length;
@@ -227,7 +228,9 @@ async function fill(context: Context, setting: Setting, cases: number): Promise<
   } finally {
     await work.stop();
   }
-  await context.pool.query('ANALYZE webhook_deliveries, webhook_endpoints, webhook_attempts');
+  // What autovacuum and the checkpointer would do after the burst, done now rather than during the drain.
+  await context.pool.query('VACUUM (ANALYZE)');
+  await context.pool.query('CHECKPOINT');
 }
 
 /** The subscriptions whose checkpoint is short of `head` (every one of the work role follows cases). */
@@ -489,7 +492,7 @@ async function baseline(
 ): Promise<Baseline> {
   progress(`baseline: ${label}, ${concurrency} concurrent, ${seconds} s`);
   await context.receiver.collect();
-  const meter = meterCpu([{ name: 'bench', pid: process.pid }, ...context.watched]);
+  const meter = meterCpu(context.watched);
   const result = await loop();
   const cpu = meter.stop();
   const arrivals = await context.receiver.collect();
@@ -511,7 +514,7 @@ interface Context {
   databaseUrl: string;
   store: ReturnType<typeof createPostgresEventStore>;
   receiver: Receiver;
-  /** The receiver and the database server, metered in every phase beside the sender. */
+  /** This process, the receiver and the database server, metered in every phase beside the sender. */
   watched: Watched[];
   /** Warnings and errors logged by the work processes. */
   problems: number;
@@ -538,7 +541,10 @@ async function main(): Promise<void> {
     );
     const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const postmaster = parentPid(rows[0]!.pid);
-    const watched: Watched[] = [{ name: 'receiver', pid: receiver.pid }];
+    const watched: Watched[] = [
+      { name: 'bench', pid: process.pid },
+      { name: 'receiver', pid: receiver.pid },
+    ];
     if (postmaster !== undefined) watched.push({ name: 'postgres', pid: postmaster, withChildren: true });
     const context: Context = { pool, databaseUrl: server.url, store, receiver, watched, problems: 0 };
     const [firstWorkers, ...moreWorkers] = options.workers as [number, ...number[]];
@@ -683,6 +689,7 @@ function report(options: Options, results: Results): string {
       perItem(b.cpu.byProcess.receiver, b.result.sent),
       perItem(b.cpu.byProcess.postgres, b.result.sent),
       percent(b.cpu.machineBusy),
+      percent(b.cpu.othersBusy),
       NONE,
       NONE,
     ]),
@@ -692,6 +699,7 @@ function report(options: Options, results: Results): string {
       perItem(t.cpu.byProcess.receiver, t.deliveries),
       perItem(t.cpu.byProcess.postgres, t.deliveries),
       percent(t.cpu.machineBusy),
+      percent(t.cpu.othersBusy),
       t.transactionsPerDelivery.toFixed(2),
       describeWaits(t.waits, 4),
     ]),
@@ -701,6 +709,7 @@ function report(options: Options, results: Results): string {
       perItem(measured.cpu.byProcess.receiver, measured.received),
       perItem(measured.cpu.byProcess.postgres, measured.received),
       percent(measured.cpu.machineBusy),
+      percent(measured.cpu.othersBusy),
       NONE,
       describeWaits(measured.waits, 4),
     ]),
@@ -712,6 +721,7 @@ function report(options: Options, results: Results): string {
       'receiver',
       'PostgreSQL',
       'machine busy',
+      'others',
       'db tx/delivery',
       "work process's backends",
     ],
@@ -739,7 +749,7 @@ function report(options: Options, results: Results): string {
       .join('; ')}.`,
     `Baselines run in the bench process: ${options.seconds} s each; the bare loop signs each POST (HMAC-SHA256) and sends the service's headers over a keep-alive node:http agent; ${[...ceilings.values(), sender].map((b) => `${b.label} c=${b.concurrency}: ${b.received} received, ${b.result.failures} failed, ${b.refused} refused`).join('; ')}.`,
     `Latency: ${latencies.map((m) => `${m.label}: ${m.sent} cases at ${m.achievedRate.toFixed(1)}/s achieved, ${m.received} received`).join('; ')}; from the moment runCaseCommand resolved in the bench to the receiver's handler (both clocks: performance.timeOrigin + now()). "Work process" is the whole work role (projections, check scheduler, webhooks); "webhooks alone" a process running only the fan-out and the delivery workers (bench/support/webhooksProcess.ts). Segments use the delivery row's created_at (the fan-out transaction's start) and the first attempt's started_at. Bare one-way: ${oneWay.count} POSTs.`,
-    `CPU per delivery from /proc (10 ms ticks): "sender" is the bench process for the baselines and the work process otherwise; PostgreSQL is the postmaster and its children; machine busy counts every process on the machine. db tx/delivery: pg_stat_database.xact_commit over the phase (the bench's own polling included). Backends: pg_stat_activity of application casescreen-work sampled every 50 ms.`,
+    `CPU per delivery from /proc (10 ms ticks): "sender" is the bench process for the baselines and the work process otherwise; PostgreSQL is the postmaster and its children; machine busy counts every process on the machine, others what none of these used (other work on a shared machine). db tx/delivery: pg_stat_database.xact_commit over the phase (the bench's own polling included). Backends: pg_stat_activity of application casescreen-work sampled every 50 ms.`,
     `Work processes logged ${results.problems} warnings or errors.`,
   ];
   return [header, main, targets, costs, segments, notes.map((line) => `* ${line}`).join('\n')].join('\n\n');

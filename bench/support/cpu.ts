@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 
 /**
  * CPU time from Linux's /proc, to say where a phase's time went: the work process, the receiver,
@@ -76,6 +77,11 @@ export interface CpuUse {
   byProcess: Record<string, number>;
   /** Share of the machine's cores busy, 0..1, all processes of the machine. */
   machineBusy: number | undefined;
+  /**
+   * Share of the machine's cores busy with processes not watched, 0..1: other work on a shared
+   * machine, which the figures of the phase suffered from.
+   */
+  othersBusy: number | undefined;
 }
 
 /** Starts counting; `stop()` gives what each watched process and the machine used since. */
@@ -83,6 +89,7 @@ export function meterCpu(watched: readonly Watched[]): { stop(): CpuUse } {
   const read = () => watched.map((process) => cpuMs(process.pid, process.withChildren === true));
   const before = read();
   const machineBefore = machineTicks();
+  const started = performance.now();
   return {
     stop() {
       const after = read();
@@ -97,7 +104,11 @@ export function meterCpu(watched: readonly Watched[]): { stop(): CpuUse } {
         machineBefore && machineAfter && machineAfter.total > machineBefore.total
           ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
           : undefined;
-      return { byProcess, machineBusy };
+      const watchedMs = Object.values(byProcess).reduce((sum, value) => sum + value, 0);
+      const capacityMs = (performance.now() - started) * os.availableParallelism();
+      const othersBusy =
+        machineBusy === undefined ? undefined : Math.max(0, machineBusy - watchedMs / capacityMs);
+      return { byProcess, machineBusy, othersBusy };
     },
   };
 }
