@@ -280,7 +280,11 @@ async function previewSubject(
     }
     if (decision.rejection.code !== 'conflict' || command.named) return decision.rejection;
   }
-  throw new Error(`No usable subject reference after ${MAX_SUBJECT_CANDIDATES} candidates`);
+  // Only when this many other groups' subjects hold the external reference: a clear 409, not a 500.
+  return reject(
+    'conflict',
+    'This external_reference is in use by too many other subjects; send a different one.',
+  ).rejection;
 }
 
 /** A subject stored before subjects recorded their groups belongs to the groups of its cases. */
