@@ -1,9 +1,14 @@
 import { caseViewsProjection } from './cases/caseProjection.js';
+import { monitoringConfigsProjection } from './monitoring/monitoringConfigProjection.js';
 import type { ProjectionDefinition } from './projection.js';
 import { streamIndexProjection } from './streamIndex/streamIndexProjection.js';
 
 /** Every read model the service maintains; `startProjections` and the CLI work from this list. */
-export const projections: readonly ProjectionDefinition[] = [streamIndexProjection, caseViewsProjection];
+export const projections: readonly ProjectionDefinition[] = [
+  streamIndexProjection,
+  caseViewsProjection,
+  monitoringConfigsProjection,
+];
 
 export function findProjection(
   name: string,

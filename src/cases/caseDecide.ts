@@ -137,7 +137,7 @@ function createCase(command: Extract<CaseCommand, { type: 'CreateCase' }>, state
   return accept({ type: 'CaseCreated', data: { ...data, occurredAt: now } });
 }
 
-function notMembers(userIds: readonly string[], members: readonly string[]): string[] {
+export function notMembers(userIds: readonly string[], members: readonly string[]): string[] {
   const known = new Set(members.map((id) => id.toLowerCase()));
   return [...new Set(userIds.filter((id) => !known.has(id.toLowerCase())))];
 }

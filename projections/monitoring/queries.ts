@@ -1,0 +1,55 @@
+import type { Queryable } from '../../src/db/sql.js';
+import type { MonitoringConfigState } from '../../src/monitoring/monitoringState.js';
+import { monitoringConfigsProjection } from './monitoringConfigProjection.js';
+
+/** A configuration as `monitoring_configs` last stored it: possibly behind its stream. */
+export interface MonitoringConfigView {
+  monitoringConfigId: string;
+  revision: number;
+  state: MonitoringConfigState;
+}
+
+interface Row {
+  monitoring_config_id: string;
+  revision: string;
+  state: MonitoringConfigState;
+}
+
+const toView = (row: Row): MonitoringConfigView => ({
+  monitoringConfigId: row.monitoring_config_id,
+  revision: Number(row.revision),
+  state: row.state,
+});
+
+/** Only rows folded by this code's version of the projection (see findCaseView). */
+const CURRENT_CODE = `JOIN projection_registry r ON r.name = '${monitoringConfigsProjection.name}'
+  AND r.active_code_version = ${monitoringConfigsProjection.version}`;
+
+export async function findMonitoringConfigView(
+  db: Queryable,
+  monitoringConfigId: string,
+): Promise<MonitoringConfigView | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT v.monitoring_config_id, v.revision, v.state FROM monitoring_configs v ${CURRENT_CODE}
+      WHERE v.monitoring_config_id = $1`,
+    [monitoringConfigId],
+  );
+  return rows[0] && toView(rows[0]);
+}
+
+/**
+ * The configuration of a subject in a group, if one was moved there by a PATCH (a configuration
+ * created in a group has the id derived from it, monitoringConfigId()).
+ */
+export async function findConfigIdsOfSubjectInGroup(
+  db: Queryable,
+  scope: { accountId: string; subjectReference: string; groupId: string },
+): Promise<string[]> {
+  const { rows } = await db.query<{ monitoring_config_id: string }>(
+    `SELECT monitoring_config_id FROM monitoring_configs
+      WHERE account_id = $1 AND subject_reference = $2 AND group_id = $3
+      ORDER BY created_at, monitoring_config_id`,
+    [scope.accountId, scope.subjectReference, scope.groupId],
+  );
+  return rows.map((row) => row.monitoring_config_id);
+}
