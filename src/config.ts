@@ -137,6 +137,14 @@ const envSchema = z.object({
       .default('false')
       .transform((value) => value === 'true'),
   ),
+  MONITORING_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).default(2)),
+  MONITORING_INTERVAL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('24h')
+      .transform(durationWithin(60_000, 366 * 86_400_000)),
+  ),
 });
 
 export interface Config {
@@ -175,6 +183,10 @@ export interface Config {
   webhookRetentionMs: number;
   /** Allows http and private, loopback and link-local targets: for local development and tests only. */
   webhookAllowPrivateTargets: boolean;
+  /** Monitoring runs made at once by a `work` process (0: it only queues them). */
+  monitoringWorkers: number;
+  /** The safety-net schedule: an active configuration is run again after this long (jittered ±10%). */
+  monitoringIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -216,5 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfterMs: e.WEBHOOK_DISABLE_AFTER,
     webhookRetentionMs: e.WEBHOOK_RETENTION,
     webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    monitoringWorkers: e.MONITORING_WORKERS,
+    monitoringIntervalMs: e.MONITORING_INTERVAL,
   };
 }

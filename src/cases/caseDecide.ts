@@ -30,6 +30,12 @@ interface Stamped {
 export type CaseCommand = Stamped &
   (
     | ({ type: 'CreateCase'; groupMemberIds: readonly string[] } & Omit<CaseCreated['data'], 'occurredAt'>)
+    | ({
+        /** A follow-up case of a monitoring run: created with its checks already completed by the run. */
+        type: 'OpenFollowUpCase';
+        groupMemberIds: readonly string[];
+        completed: Omit<CheckCompleted['data'], 'occurredAt'>[];
+      } & Omit<CaseCreated['data'], 'occurredAt'>)
     | { type: 'StartCheck'; checkReference: string; attempt: number; worker: string }
     | ({ type: 'CompleteCheck' } & Omit<CheckCompleted['data'], 'occurredAt'>)
     | { type: 'FailCheck'; checkReference: string; attempt: number; failureReason: string }
@@ -70,6 +76,7 @@ export function isFinal(decision: string): decision is FinalDecision {
 
 export function decide(command: CaseCommand, state: MaybeCase): CaseDecision {
   if (command.type === 'CreateCase') return createCase(command, state);
+  if (command.type === 'OpenFollowUpCase') return openFollowUpCase(command, state);
   if (state === null) return reject('not_found', 'No such case.');
   switch (command.type) {
     case 'StartCheck':
@@ -115,6 +122,22 @@ export function decide(command: CaseCommand, state: MaybeCase): CaseDecision {
 }
 
 // ---- creation ------------------------------------------------------------------------------
+
+/** The case, then each check completed with the matches the monitoring run found (attempt 0: no worker ran it). */
+function openFollowUpCase(
+  command: Extract<CaseCommand, { type: 'OpenFollowUpCase' }>,
+  state: MaybeCase,
+): CaseDecision {
+  const { completed, ...creation } = command;
+  const created = createCase({ ...creation, type: 'CreateCase' }, state);
+  if (!created.ok) return created;
+  return accept(
+    ...created.events,
+    ...completed.map(
+      (data): CaseEvent => ({ type: 'CheckCompleted', data: { ...data, occurredAt: command.now } }),
+    ),
+  );
+}
 
 function createCase(command: Extract<CaseCommand, { type: 'CreateCase' }>, state: MaybeCase): CaseDecision {
   if (state !== null) return reject('conflict', `Case ${state.caseReference} already exists.`);

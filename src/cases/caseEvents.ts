@@ -95,10 +95,20 @@ export type CaseCreated = Event<
     screeningProfileId: string;
     checks: QueuedCheck[];
     monitoring: { enable: boolean; ownerUserId: string | null; collaboratorUserIds: string[] };
+    /** A follow-up case that monitoring opened (absent on a case opened by a request). */
+    origin?: CaseOrigin;
     actor: Actor;
     occurredAt: string;
   }
 >;
+
+/** What opened a case other than a request: a monitoring run whose alerts need a reviewer. */
+export interface CaseOrigin {
+  kind: 'monitoring';
+  monitoringConfigId: string;
+  monitoringRunId: string;
+  alertIds: string[];
+}
 
 /** A worker took the check: audit-only (not on the case-event API). */
 export type CheckStarted = Event<

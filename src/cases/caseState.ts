@@ -3,6 +3,7 @@ import type {
   Actor,
   CaseDecision,
   CaseEvent,
+  CaseOrigin,
   CaseSubject,
   CheckDecision,
   FinalDecision,
@@ -79,6 +80,8 @@ export interface CaseState {
   metadata: Record<string, unknown>;
   screeningProfileId: string;
   monitoring: { enable: boolean; ownerUserId: string | null; collaboratorUserIds: string[] };
+  /** Set on a follow-up case monitoring opened (optional: states stored before it lack the field). */
+  origin?: CaseOrigin;
   decision: CaseDecision;
   decisionNotes: string | null;
   resolvedBy: Actor | null;
@@ -120,6 +123,7 @@ export function evolve(state: MaybeCase, event: CaseEvent): MaybeCase {
       metadata: d.metadata,
       screeningProfileId: d.screeningProfileId,
       monitoring: d.monitoring,
+      ...(d.origin && { origin: d.origin }),
       decision: 'pending_decision',
       decisionNotes: null,
       resolvedBy: null,

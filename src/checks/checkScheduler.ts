@@ -12,11 +12,15 @@ import { insertJobs, type NewCheckJob } from './checkJobs.js';
  */
 export const CHECK_SCHEDULER_SUBSCRIPTION_ID = 'reactor:check_scheduler';
 
-/** The jobs of the CaseCreated events among `events`, in feed order. */
+/**
+ * The jobs of the CaseCreated events among `events`, in feed order. A follow-up case of monitoring
+ * (`origin`) comes with its checks completed by the run: nothing to queue.
+ */
 export function jobsOf(events: readonly RecordedEvent[]): NewCheckJob[] {
   return events
     .filter(
-      (event): event is RecordedEvent<'CaseCreated', CaseCreated['data']> => event.type === 'CaseCreated',
+      (event): event is RecordedEvent<'CaseCreated', CaseCreated['data']> =>
+        event.type === 'CaseCreated' && !(event.data as CaseCreated['data']).origin,
     )
     .flatMap(({ data }) =>
       data.checks.map((check) => ({

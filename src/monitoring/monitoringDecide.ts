@@ -45,7 +45,12 @@ export type MonitoringCommand =
       actor: Actor;
       now: string;
     }
-  | { type: 'RecordRun'; events: MonitoringEvent[] }
+  | {
+      /** A run evaluated on the state at `basedOnRevision`: refused when the stream moved on since. */
+      type: 'RecordRun';
+      basedOnRevision: number;
+      events: MonitoringEvent[];
+    }
   | { type: 'RecordFollowUpCase'; runId: string; caseReference: string; now: string };
 
 export type MonitoringDecision = Decision<MonitoringEvent>;
@@ -60,6 +65,10 @@ export function decideMonitoring(
     case 'Update':
       return update(command.changes, command, state);
     case 'RecordRun':
+      // Another run or a change landed while this one screened: its comparison would be stale.
+      if (state.revision !== command.basedOnRevision) {
+        return reject('conflict', 'the configuration changed while the run screened');
+      }
       return accept(...command.events);
     case 'RecordFollowUpCase': {
       const alertIds = state.followUpsInProgress[command.runId];

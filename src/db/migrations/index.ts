@@ -8,6 +8,7 @@ import { checkJobsMigration } from './0007_checkJobs.js';
 import { caseAttachmentsMigration } from './0008_caseAttachments.js';
 import { snapshotPublicationDatesMigration } from './0009_snapshotPublicationDates.js';
 import { webhooksMigration } from './0010_webhooks.js';
+import { monitoringMigration } from './0011_monitoring.js';
 
 export interface Migration {
   id: number;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   caseAttachmentsMigration,
   snapshotPublicationDatesMigration,
   webhooksMigration,
+  monitoringMigration,
 ];

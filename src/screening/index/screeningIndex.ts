@@ -236,6 +236,8 @@ export class ScreeningIndex {
   private readonly identifiers: ReadonlyMap<string, Int32Array>;
   private readonly evidence: NameEvidence;
   private readonly idf: Float32Array;
+  /** Party ids to their index, built on the first scoreParty. */
+  private partyIds: Map<string, number> | undefined;
 
   constructor(parts: IndexParts) {
     this.store = parts.store;
@@ -320,6 +322,34 @@ export class ScreeningIndex {
         ),
       };
     });
+  }
+
+  /**
+   * One party scored against the subject over all its names, whatever the threshold (monitoring
+   * follows the parties it has observed this way, docs/monitoring.md); undefined when the index does
+   * not hold it.
+   */
+  scoreParty(
+    subject: ScreeningSubject,
+    partyId: string,
+    profile: ScreeningProfile,
+  ): ScreeningMatch | undefined {
+    this.partyIds ??= new Map(
+      Array.from({ length: this.store.size }, (_, i) => [this.store.entity(i).id, i]),
+    );
+    const entityId = this.partyIds.get(partyId);
+    if (entityId === undefined) return undefined;
+    const prepared = new PreparedSubject(subject);
+    const entity = this.store.entity(entityId);
+    const names = this.preparedNames(entityId, this.allNames(entityId), entity);
+    const facts = { ...this.store.facts(entityId), names };
+    const score = scoreEntity(prepared, facts, profile.fuzziness);
+    return {
+      entity,
+      snapshotId: this.snapshots[this.entitySnapshot[entityId]!] ?? null,
+      checkTypes: checkTypesOfEntity(entity.topics),
+      explanation: explainMatch(prepared, facts, profile.fuzziness, score),
+    };
   }
 
   private allNames(entityId: number): number[] {

@@ -1,0 +1,79 @@
+import type { ReviewStatus } from '../cases/caseEvents.js';
+import type { CaseState } from '../cases/caseState.js';
+import type { Queryable } from '../db/sql.js';
+import type { ListedEntity } from '../screening/model/listedEntity.js';
+import { observationOf } from './changeDetection.js';
+import type { Observation } from './monitoringEvents.js';
+import { matchFingerprint } from './monitoringReferences.js';
+import type { CaseEvidence } from './runEvaluation.js';
+
+/**
+ * What reviewers have seen of a subject in a group (docs/monitoring.md, "The baseline"): every match
+ * its cases there presented, as the party was in the list version the check used, and the reviews.
+ * A match presented counts as observed, so enrolling right after a case does not alert it again; a
+ * match reviewed `not_relevant` stays quiet unless the party changes materially.
+ */
+export async function caseEvidence(
+  db: Queryable,
+  scope: { accountId: string; groupId: string; subjectReference: string },
+): Promise<CaseEvidence> {
+  const { rows } = await db.query<{ state: CaseState }>(
+    `SELECT state FROM case_views
+      WHERE account_id = $1 AND group_id = $2 AND state->'subject'->>'subjectReference' = $3`,
+    [scope.accountId, scope.groupId, scope.subjectReference],
+  );
+  const shown: {
+    fingerprint: string;
+    checkType: CaseState['checks'][number]['type'];
+    entityId: string;
+    snapshotId: string | null;
+    score: number;
+  }[] = [];
+  const reviews = new Map<string, ReviewStatus>();
+  for (const { state } of rows) {
+    for (const check of state.checks) {
+      for (const match of check.matches) {
+        const fingerprint = matchFingerprint(check.type, match.matchedEntityId);
+        shown.push({
+          fingerprint,
+          checkType: check.type,
+          entityId: match.matchedEntityId,
+          snapshotId: match.sourceSnapshotId,
+          score: match.score,
+        });
+        reviews.set(fingerprint, strongerReview(reviews.get(fingerprint), match.reviewStatus));
+      }
+    }
+  }
+  const entities = await presentedEntities(db, shown);
+  const presented = new Map<string, Observation>();
+  for (const item of shown) {
+    const entity = item.snapshotId ? entities.get(`${item.snapshotId}\n${item.entityId}`) : undefined;
+    // A list version no longer stored: the party counts as seen, as it is now (see runEvaluation).
+    if (!entity) continue;
+    presented.set(item.fingerprint, observationOf(item.checkType, entity, item.snapshotId, item.score, true));
+  }
+  const seenWithoutFacts = new Set(shown.map((item) => item.fingerprint).filter((fp) => !presented.has(fp)));
+  return { presented, reviews, seenWithoutFacts };
+}
+
+/** A confirmed match anywhere outweighs a dismissal elsewhere; a dismissal outweighs a pending one. */
+function strongerReview(a: ReviewStatus | undefined, b: ReviewStatus): ReviewStatus {
+  const rank: Record<ReviewStatus, number> = { pending_review: 0, not_relevant: 1, confirmed_match: 2 };
+  return a === undefined || rank[b] > rank[a] ? b : a;
+}
+
+async function presentedEntities(
+  db: Queryable,
+  shown: readonly { snapshotId: string | null; entityId: string }[],
+): Promise<Map<string, ListedEntity>> {
+  const pairs = shown.filter((item) => item.snapshotId !== null);
+  if (pairs.length === 0) return new Map();
+  const { rows } = await db.query<{ snapshot_id: string; entity_id: string; entity: ListedEntity }>(
+    `SELECT e.snapshot_id, e.entity_id, e.entity
+       FROM unnest($1::text[], $2::text[]) AS p(snapshot_id, entity_id)
+       JOIN source_snapshot_entities e ON e.snapshot_id = p.snapshot_id AND e.entity_id = p.entity_id`,
+    [pairs.map((item) => item.snapshotId), pairs.map((item) => item.entityId)],
+  );
+  return new Map(rows.map((row) => [`${row.snapshot_id}\n${row.entity_id}`, row.entity]));
+}

@@ -1,0 +1,154 @@
+import type pg from 'pg';
+import { v5 as uuidv5 } from 'uuid';
+import { CASE_CATEGORY, type CaseCreated } from '../cases/caseEvents.js';
+import type { Queryable } from '../db/sql.js';
+import type { EventStore, RecordedEvent } from '../eventStore/eventStore.js';
+import type { SubscriptionHandler } from '../subscriptions/handler.js';
+import { MONITORING_CATEGORY, type MonitoringEvent, type RunTrigger } from './monitoringEvents.js';
+import { monitoringRunId } from './monitoringReferences.js';
+import { enrollSubject } from './monitoringService.js';
+
+/**
+ * The monitoring scheduler (docs/monitoring.md, "Run triggers"): a reactor on the feed that turns
+ * facts into work. Rows are written through the runner's transaction, the one that moves its
+ * checkpoint, so each trigger queues its run exactly once (a batch seen again inserts nothing:
+ * run ids derive from the trigger).
+ *
+ * - MonitoringConfigCreated: the baseline run (not for a config created paused).
+ * - MonitoringConfigUpdated: a resume, or new check types, runs the config again.
+ * - CaseCreated with `monitoring.enable`: enrolls the subject in the case's group (an append to the
+ *   config stream with ids derived from the case event, so a batch seen again changes nothing).
+ * - SnapshotBecameCurrent (the `sourceDataset` streams): a sweep of that list version.
+ */
+export const MONITORING_SCHEDULER_SUBSCRIPTION_ID = 'reactor:monitoring_scheduler';
+
+export const SOURCE_DATASET_CATEGORY = 'sourceDataset';
+
+const ENROLLMENT_NAMESPACE = '9d1e0b52-7a43-4f61-8c2e-3b5a6d7e8f90';
+
+export interface QueuedRun {
+  runId: string;
+  monitoringConfigId: string;
+  trigger: RunTrigger;
+}
+
+export function queuedRun(monitoringConfigId: string, trigger: RunTrigger, triggerKey: string): QueuedRun {
+  return { runId: monitoringRunId(monitoringConfigId, triggerKey), monitoringConfigId, trigger };
+}
+
+/** The runs the config stream's events among `events` trigger, in feed order. */
+export function runsOf(events: readonly RecordedEvent[]): QueuedRun[] {
+  const runs: QueuedRun[] = [];
+  for (const recorded of events) {
+    if (recorded.category !== MONITORING_CATEGORY) continue;
+    const id = recorded.streamName.slice(MONITORING_CATEGORY.length + 1);
+    const event = { type: recorded.type, data: recorded.data } as MonitoringEvent;
+    if (event.type === 'MonitoringConfigCreated' && event.data.status === 'active') {
+      runs.push(queuedRun(id, { kind: 'enrollment' }, 'enrollment'));
+    }
+    if (event.type === 'MonitoringConfigUpdated') {
+      const { changes } = event.data;
+      if (changes.status === 'active') runs.push(queuedRun(id, { kind: 'resume' }, `resume:${recorded.id}`));
+      else if (changes.checkTypes) {
+        runs.push(queuedRun(id, { kind: 'check_types_changed' }, `check_types:${recorded.id}`));
+      }
+    }
+  }
+  return runs;
+}
+
+export async function insertRuns(db: Queryable, runs: readonly QueuedRun[]): Promise<number> {
+  if (runs.length === 0) return 0;
+  const result = await db.query(
+    `INSERT INTO monitoring_jobs (run_id, monitoring_config_id, trigger)
+     SELECT r.run_id, r.monitoring_config_id, r.trigger
+       FROM jsonb_to_recordset($1::jsonb) AS r(run_id text, monitoring_config_id text, trigger jsonb)
+     ON CONFLICT (run_id) DO NOTHING`,
+    [
+      JSON.stringify(
+        runs.map((run) => ({
+          run_id: run.runId,
+          monitoring_config_id: run.monitoringConfigId,
+          trigger: run.trigger,
+        })),
+      ),
+    ],
+  );
+  return result.rowCount ?? 0;
+}
+
+interface SnapshotBecameCurrentData {
+  dataset: string;
+  snapshotId: string;
+  previousSnapshotId: string | null;
+}
+
+export async function insertSweeps(db: Queryable, events: readonly RecordedEvent[]): Promise<number> {
+  const sweeps = events
+    .filter((event) => event.category === SOURCE_DATASET_CATEGORY && event.type === 'SnapshotBecameCurrent')
+    .map((event) => event.data as SnapshotBecameCurrentData)
+    .map((data) => ({
+      snapshot_id: data.snapshotId,
+      dataset: data.dataset,
+      previous_snapshot_id: data.previousSnapshotId,
+    }));
+  if (sweeps.length === 0) return 0;
+  const result = await db.query(
+    `INSERT INTO monitoring_sweeps (snapshot_id, dataset, previous_snapshot_id)
+     SELECT s.snapshot_id, s.dataset, s.previous_snapshot_id
+       FROM jsonb_to_recordset($1::jsonb) AS s(snapshot_id text, dataset text, previous_snapshot_id text)
+     ON CONFLICT (snapshot_id) DO NOTHING`,
+    [JSON.stringify(sweeps)],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** The enrollments of cases created with `monitoring.enable` (follow-up cases never enroll). */
+async function enrollFromCases(
+  deps: { pool: pg.Pool; store: EventStore; clock: () => Date },
+  events: readonly RecordedEvent[],
+): Promise<void> {
+  for (const recorded of events) {
+    if (recorded.category !== CASE_CATEGORY || recorded.type !== 'CaseCreated') continue;
+    const data = recorded.data as CaseCreated['data'];
+    if (!data.monitoring.enable || data.origin) continue;
+    const outcome = await enrollSubject(
+      deps,
+      { accountId: data.accountId, actor: data.actor, visibleGroupIds: [data.groupId.toLowerCase()] },
+      {
+        subjectReference: data.subject.subjectReference,
+        groupId: data.groupId,
+        checkTypes: data.checks.map((check) => check.type),
+        ownerUserId: data.monitoring.ownerUserId ?? data.ownerUserId,
+        collaboratorUserIds: data.monitoring.collaboratorUserIds,
+        status: undefined,
+        metadata: undefined,
+        enrolledFrom: { kind: 'case', caseReference: data.caseReference },
+      },
+      (index) => uuidv5(`${recorded.id}:enroll:${index}`, ENROLLMENT_NAMESPACE),
+    );
+    // POST /v1/cases checked the monitoring owner and collaborators against the group already; a
+    // refusal now (a member removed since) must not stop the feed: the case records the request.
+    if (!outcome.ok && outcome.rejection.code !== 'unprocessable' && outcome.rejection.code !== 'not_found') {
+      throw new Error(
+        `enrolling the subject of case ${data.caseReference} failed: ${outcome.rejection.message}`,
+      );
+    }
+  }
+}
+
+export function monitoringSchedulerHandler(deps: {
+  pool: pg.Pool;
+  store: EventStore;
+  clock: () => Date;
+}): SubscriptionHandler {
+  return {
+    subscriptionId: MONITORING_SCHEDULER_SUBSCRIPTION_ID,
+    categories: [MONITORING_CATEGORY, CASE_CATEGORY, SOURCE_DATASET_CATEGORY],
+    async handle(events, tx) {
+      await enrollFromCases(deps, events);
+      await insertRuns(tx, runsOf(events));
+      await insertSweeps(tx, events);
+    },
+  };
+}
