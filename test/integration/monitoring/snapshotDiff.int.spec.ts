@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffSnapshots } from '../../../src/monitoring/delta/snapshotDiff.js';
-import { changeSummary, materialChanges } from '../../../src/monitoring/materialChanges.js';
+import { changeSummary } from '../../../src/monitoring/materialChanges.js';
 import { ofacCsvFormat } from '../../../src/screening/parsers/ofacCsv.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { screeningData } from '../../support/screeningData.js';
