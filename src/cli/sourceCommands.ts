@@ -12,6 +12,7 @@ import {
   SourceParseError,
 } from '../screening/model/listedEntity.js';
 import { deltaFormats, sourceFormats } from '../screening/parsers/registry.js';
+import { recordDatasetRetired, recordSnapshotBecameCurrent } from '../screening/snapshots/datasetStream.js';
 import {
   checkLoadInput,
   DATASET_PATTERN,
@@ -209,7 +210,7 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
           `warning: partial load (--allow-partial): without ${describeMissing(missingFiles)}; the snapshot records them as missing\n`,
         );
       }
-      await inContext(async ({ pool }) => {
+      await inContext(async ({ pool, store }) => {
         const started = performance.now();
         const progress = progressPrinter(io);
         let result: LoadResult;
@@ -226,6 +227,11 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
           });
         } catch (error) {
           return reportLoadFailure(io, error, format);
+        }
+        if (!result.unchanged) {
+          await recordSnapshotBecameCurrent(store, result.snapshot, result.delta ?? null).catch(
+            (error: unknown) => warnUnrecorded(io, result.snapshot.dataset, error),
+          );
         }
         const durationMs = Math.round(performance.now() - started);
         if (input.json) writeJson(io, { ...loadSummary(result), durationMs });
@@ -372,11 +378,12 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
       const config = await readSourcesConfig(file).catch((error: unknown) => {
         throw error instanceof SourcesConfigError ? new CliInputError(error.message) : error;
       });
-      await inContext(async ({ pool }) => {
+      await inContext(async ({ pool, store }) => {
         const progress = progressPrinter(io);
         let outcomes: SyncOutcome[];
         try {
           outcomes = await syncSources(pool, config, {
+            store,
             formats: knownFormats(),
             signal: io.signal,
             log: (line) => io.stderr.write(`${line}\n`),
@@ -425,8 +432,13 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
     .option('--json', 'print {dataset, snapshotId, version, ...} of the snapshot that was current')
     .action(async (dataset: string, options) => {
       const input = parseInput(retireInput, { ...options, dataset }, { dataset: '<dataset>' });
-      await inContext(async ({ pool }) => {
+      await inContext(async ({ pool, store, clock }) => {
         const result = await retireDataset(pool, input.dataset);
+        if (result.outcome === 'retired') {
+          await recordDatasetRetired(store, result.snapshot, clock()).catch((error: unknown) =>
+            warnUnrecorded(io, input.dataset, error),
+          );
+        }
         if (result.outcome === 'no_current_snapshot') {
           io.stderr.write(
             `error: dataset ${input.dataset} has no current snapshot (never loaded, or already retired); nothing to retire\n`,
@@ -476,6 +488,17 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
 async function syncConfigLoading(file: string, dataset: string): Promise<string | undefined> {
   const config = await readSourcesConfig(file).catch(() => undefined);
   return config?.sources.some((source) => source.enabled && source.dataset === dataset) ? file : undefined;
+}
+
+/**
+ * The switch committed but its event did not reach the dataset stream: the snapshot is current all
+ * the same, and the monitoring worker's reconcile appends the event; the operator should know.
+ */
+function warnUnrecorded(io: CliIo, dataset: string, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(
+    `warning: ${dataset}: the change of current snapshot is made but not yet recorded on its dataset stream (${message}); the monitoring worker records it when it next reconciles\n`,
+  );
 }
 
 /** A check type in `sources status`: available, or why not (the stale datasets, or none at all). */

@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import type { EventStore } from '../../eventStore/eventStore.js';
 import type { DeltaFormat, ParseProgress, SourceFormat } from '../model/listedEntity.js';
+import { recordSnapshotBecameCurrent } from './datasetStream.js';
 import { type Downloaded, downloadFile, fileNameOf } from './download.js';
 import { type LoadResult, loadSnapshot, SnapshotLoadError } from './loadSnapshot.js';
 import type { SourceConfig, SourcesConfig } from './sourcesConfig.js';
@@ -16,6 +18,8 @@ export type SyncOutcome =
   | { dataset: string; format: string; ok: false; error: string };
 
 export interface SyncOptions {
+  /** Where each new current snapshot is recorded (datasetStream.ts). */
+  store: EventStore;
   formats: Readonly<Record<string, SourceFormat | DeltaFormat>>;
   signal?: AbortSignal;
   /** One line per step, for the operator. */
@@ -99,6 +103,17 @@ async function syncSource(pool: pg.Pool, source: SourceConfig, options: SyncOpti
       };
     }
     const { snapshot } = load;
+    if (!load.unchanged) {
+      // The switch is committed: a failed append is the reconcile's to repair, not a failed sync.
+      await recordSnapshotBecameCurrent(options.store, snapshot, load.delta ?? null).catch(
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          options.log?.(
+            `${source.dataset}: warning: not yet recorded on its dataset stream (${message}); the monitoring worker's reconcile records it`,
+          );
+        },
+      );
+    }
     options.log?.(
       load.unchanged
         ? `${source.dataset}: unchanged, version ${snapshot.version} (${snapshot.id}) stays current`

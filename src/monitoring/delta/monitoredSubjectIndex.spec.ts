@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { ListedEntity } from '../../screening/model/listedEntity.js';
+import { defaultProfile, findProfile } from '../../screening/scoring/profiles.js';
+import type { ScreeningSubject } from '../../screening/scoring/query.js';
+import { type MonitoredSubject, MonitoredSubjectIndex } from './monitoredSubjectIndex.js';
+
+function listed(id: string, names: string[], overrides: Partial<ListedEntity> = {}): ListedEntity {
+  return {
+    id,
+    kind: 'person',
+    names: names.map((full, i) => ({ full, kind: i === 0 ? 'primary' : 'alias' })),
+    birthDates: [],
+    countries: [],
+    nationalities: [],
+    identifiers: [],
+    topics: ['sanction'],
+    datasets: ['test'],
+    sources: [{ name: 'Test', url: null, dataset: 'test', priority: 1 }],
+    programs: [],
+    sourceRecordRef: id,
+    ...overrides,
+  };
+}
+
+function monitored(
+  key: string,
+  name: string,
+  overrides: Partial<ScreeningSubject> = {},
+  checkTypes: MonitoredSubject['checkTypes'] = ['sanctions'],
+): MonitoredSubject {
+  return { key, subject: { name, kind: 'person', countries: [], identifiers: [], ...overrides }, checkTypes };
+}
+
+const index = MonitoredSubjectIndex.build([
+  monitored('exact', 'Viktor Bout'),
+  monitored('typo', 'Viktor Butt'),
+  monitored('swapped', 'Bout Viktor'),
+  monitored('alias-only', 'Victor Anatolyevich Bout'),
+  monitored('other', 'Maria Gonzalez'),
+  monitored('pep-only', 'Viktor Bout', {}, ['pep']),
+  monitored('company', 'Viktor Bout', { kind: 'company' }),
+  monitored('vessel-imo', 'Sea Breeze', {
+    kind: 'vessel',
+    identifiers: [{ scheme: 'other', value: 'IMO 9123456' }],
+  }),
+]);
+
+describe('MonitoredSubjectIndex', () => {
+  it('finds the subjects an entity matches by name, spelling, order and alias, for their check types and kinds only', () => {
+    const bout = listed('test:1', ['Viktor BOUT', 'Victor Anatolyevich BUT']);
+    expect(index.candidatesFor(bout, defaultProfile())).toEqual(['exact', 'typo', 'swapped', 'alias-only']);
+    expect(index.candidatesFor(bout, findProfile('strict')!)).not.toContain('other');
+  });
+
+  it('finds a subject by an identifier whatever the name, and nobody for an unrelated entity', () => {
+    const vessel = listed('test:2', ['OCEAN STAR'], {
+      kind: 'vessel',
+      identifiers: [{ scheme: 'imo', value: '9123456' }],
+    });
+    expect(index.candidatesFor(vessel, defaultProfile())).toEqual(['vessel-imo']);
+    expect(index.candidatesFor(listed('test:3', ['Jean Dupont']), defaultProfile())).toEqual([]);
+  });
+
+  it('returns nobody for an entity no check type screens, or outside the profile datasets', () => {
+    expect(index.candidatesFor(listed('test:4', ['Viktor BOUT'], { topics: [] }), defaultProfile())).toEqual(
+      [],
+    );
+    expect(index.candidatesFor(listed('test:5', ['Viktor BOUT']), findProfile('us-ofac')!)).toEqual([]);
+  });
+});

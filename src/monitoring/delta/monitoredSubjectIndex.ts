@@ -1,0 +1,330 @@
+import { type CheckType, checkTypesOfEntity } from '../../screening/checkTypes.js';
+import { isSearchablePart, trigramsOf } from '../../screening/index/termDictionary.js';
+import { NAME_RULES } from '../../screening/matching/nameAlignment.js';
+import type { NameToken } from '../../screening/matching/nameTokens.js';
+import { type PreparedName, prepareName } from '../../screening/matching/preparedName.js';
+import {
+  compareTokens,
+  comparisonIdentity,
+  type Fuzziness,
+  type TokenComparison,
+} from '../../screening/matching/tokenSimilarity.js';
+import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
+import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../../screening/scoring/identifiers.js';
+import { kindsCompatible } from '../../screening/scoring/kinds.js';
+import type { ScreeningProfile } from '../../screening/scoring/profiles.js';
+import type { ScreeningSubject } from '../../screening/scoring/query.js';
+import {
+  type NameMatch,
+  PreparedSubject,
+  scoreEntity,
+  scoreNames,
+} from '../../screening/scoring/scoreEntity.js';
+
+/**
+ * Reverse screening: given a listed entity that changed, which monitored subjects can it match?
+ *
+ * THE GUARANTEE: for every subject S and listed entity E, if `ScreeningIndex.search(S, {profile,
+ * checkTypes: S's})` over an index holding E can return E, then S's key is in `candidatesFor(E,
+ * profile)`. Why it holds, step by step against screeningIndex.ts:
+ *
+ * 1. The forward search returns E only when E passes its filter (a check type of S screens E's
+ *    topics, E is in one of the profile's datasets, kinds compatible): candidatesFor applies the
+ *    same three tests.
+ * 2. E is scored only when it is a candidate: some query part of S reached a term held by one of
+ *    E's names (termDictionary routes: same text; same key; shared phonetic code; same skeleton
+ *    across an abjad transliteration; enough shared 3-grams, each confirmed by `compareTokens`
+ *    reaching minimumPairScore), or two neighbouring parts of S glued are one of E's terms, or a
+ *    part of S split in two has a half that is one of E's terms; or S has an identifier whose
+ *    normalised value E holds. The reverse index keeps every query part of every subject (the
+ *    same `queryParts` reading, person and company for an unknown kind) under each of those keys,
+ *    and looks each searchable part of each name of E up by the same routes, in the other
+ *    direction, with the same confirmation; the halves of splits and the glued pairs under their
+ *    text; identifiers under the same normalised values. It applies none of the forward search's
+ *    limits (which only ever drop candidates): no rarity rule for the common half of a name, no
+ *    cap on 3-gram neighbours, terms per part or candidate names.
+ * 3. The forward score of E is `scoreEntity` over the names of E that had evidence, and E is
+ *    returned only at or above the threshold. `scoreNames` is the best of the names it is given,
+ *    so over a subset of E's names it is at most its value over all of them; and the combined
+ *    score is non-decreasing in the name score (a weighted sum plus other evidence, clamped, with
+ *    the identifier floor a maximum). So the direct score of S against E over ALL E's names is at
+ *    least the forward one, and keeping a pair whose direct score reaches the threshold keeps
+ *    every pair the forward search can return. (The index scores with facts rebuilt from its
+ *    compact arrays, birth dates packed and unpacked; those are E's own values, which is what the
+ *    direct score reads.)
+ *
+ * So the candidates are exact for the direct score, a superset of the forward matches: a subject
+ * the forward search missed only because of a cap (its name buried under 100 better-evidenced
+ * names) is a candidate too, which is what re-screening in full then settles.
+ *
+ * Cost: subjects sharing a name and kind share one name score; a part's confirmations are
+ * cached per distinct entity part and fuzziness.
+ */
+
+export interface MonitoredSubject {
+  key: string;
+  subject: ScreeningSubject;
+  checkTypes: readonly CheckType[];
+}
+
+/** Subjects with the same name and kind: their name scores against any entity are the same. */
+interface NameGroup {
+  prepared: PreparedSubject;
+  kind: EntityKind;
+  /** Indices into the subjects. */
+  members: number[];
+}
+
+interface Part {
+  token: NameToken;
+  /** Name groups whose query parts include it. */
+  groups: number[];
+}
+
+class Postings {
+  readonly lists = new Map<string, number[]>();
+  add(key: string, value: number): void {
+    const list = this.lists.get(key);
+    if (!list) this.lists.set(key, [value]);
+    else if (list[list.length - 1] !== value) list.push(value);
+  }
+  get(key: string): readonly number[] {
+    return this.lists.get(key) ?? NONE;
+  }
+}
+
+const NONE: readonly number[] = [];
+
+export class MonitoredSubjectIndex {
+  private readonly subjects: MonitoredSubject[] = [];
+  private readonly groups: NameGroup[] = [];
+  private readonly parts: Part[] = [];
+  // Routes from an entity's term to the subjects' parts (part ids).
+  private readonly byText = new Postings();
+  private readonly byKey = new Postings();
+  private readonly byPhonetic = new Postings();
+  private readonly bySkeleton = new Postings();
+  /** Per 3-gram, the parts holding it, once per occurrence in the part (the forward overlap counts them so). */
+  private readonly byTrigram = new Postings();
+  private readonly gramCount: number[] = [];
+  // Routes from an entity's term straight to name groups: glued neighbouring parts, halves of a split.
+  private readonly byJoined = new Postings();
+  private readonly byHalf = new Postings();
+  /** Normalised identifier value -> subjects. */
+  private readonly byIdentifier = new Postings();
+  private readonly confirmed = new Map<string, readonly number[]>();
+  private readonly comparison: TokenComparison = { score: 0, kind: 'exact' };
+
+  private constructor() {}
+
+  static build(subjects: Iterable<MonitoredSubject>): MonitoredSubjectIndex {
+    const index = new MonitoredSubjectIndex();
+    const groupIds = new Map<string, number>();
+    const partIds = new Map<string, number>();
+    for (const subject of subjects) {
+      const id = index.subjects.length;
+      index.subjects.push(subject);
+      const groupKey = `${subject.subject.kind}\u0000${subject.subject.name}`;
+      let group = groupIds.get(groupKey);
+      if (group === undefined) {
+        group = index.groups.length;
+        groupIds.set(groupKey, group);
+        index.groups.push({
+          prepared: new PreparedSubject(subject.subject),
+          kind: subject.subject.kind,
+          members: [],
+        });
+        index.addGroupParts(group, partIds);
+      }
+      index.groups[group]!.members.push(id);
+      for (const identifier of subject.subject.identifiers) {
+        const schemes = identifier.scheme === 'other' ? ['other', ...DIGIT_SCHEMES] : [identifier.scheme];
+        for (const scheme of schemes) {
+          const value = normaliseIdentifierValue(identifier.value, scheme);
+          if (value.length > 0) index.byIdentifier.add(value, id);
+        }
+      }
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.subjects.length;
+  }
+
+  /** The query parts of a group's name, as ScreeningIndex.queryParts reads them, under every route. */
+  private addGroupParts(group: number, partIds: Map<string, number>): void {
+    const parts = queryParts(this.groups[group]!.prepared);
+    for (const token of parts) {
+      const identity = comparisonIdentity(token);
+      let part = partIds.get(identity);
+      if (part === undefined) {
+        part = this.parts.length;
+        partIds.set(identity, part);
+        this.parts.push({ token, groups: [] });
+        this.byText.add(token.text, part);
+        this.byKey.add(token.key, part);
+        if (token.role !== 'number') {
+          for (const code of token.phonetic) this.byPhonetic.add(code, part);
+          // Under the key the forward search looks a part up with; a term is listed under the other side's.
+          this.bySkeleton.add(`${token.abjad ? 'l' : 'a'}${token.skeleton}`, part);
+          const grams = trigramsOf(token.text);
+          this.gramCount[part] = grams.length;
+          if (token.text.length >= 4) {
+            for (const gram of grams) {
+              const list = this.byTrigram.lists.get(gram);
+              if (list) list.push(part);
+              else this.byTrigram.lists.set(gram, [part]);
+            }
+          }
+        }
+      }
+      const groups = this.parts[part]!.groups;
+      if (groups[groups.length - 1] !== group) groups.push(group);
+    }
+    for (let i = 0; i + 1 < parts.length; i++) this.byJoined.add(parts[i]!.text + parts[i + 1]!.text, group);
+    for (const { role, text } of parts) {
+      if (role !== 'word' || text.length < 6) continue;
+      for (let i = 3; i <= text.length - 3; i++) {
+        this.byHalf.add(text.slice(0, i), group);
+        this.byHalf.add(text.slice(i), group);
+      }
+    }
+  }
+
+  /** The keys of the subjects `entity` can match under `profile` (see THE GUARANTEE), in build order. */
+  candidatesFor(entity: ListedEntity, profile: ScreeningProfile): string[] {
+    if (profile.datasets && !entity.datasets.some((dataset) => profile.datasets!.includes(dataset)))
+      return [];
+    const entityTypes = checkTypesOfEntity(entity.topics);
+    if (entityTypes.length === 0) return [];
+    const names = entity.names.map((name) => prepareName(name, entity.kind));
+    const candidate = {
+      kind: entity.kind,
+      birthDates: entity.birthDates,
+      countries: entity.countries,
+      identifiers: entity.identifiers,
+      names,
+    };
+    const allowed = (subject: MonitoredSubject) =>
+      subject.checkTypes.some((type) => entityTypes.includes(type)) &&
+      kindsCompatible(subject.subject.kind, entity.kind);
+
+    const keep = new Set<number>();
+    const consider = (subjectId: number, nameMatch: NameMatch) => {
+      if (keep.has(subjectId)) return;
+      const subject = this.subjects[subjectId]!;
+      if (!allowed(subject)) return;
+      const score = scoreEntity(
+        new PreparedSubject(subject.subject),
+        candidate,
+        profile.fuzziness,
+        nameMatch,
+      );
+      if (score.score >= profile.threshold && score.score > 0) keep.add(subjectId);
+    };
+
+    for (const group of this.groupsReached(names, profile.fuzziness)) {
+      const { prepared, kind, members } = this.groups[group]!;
+      if (!kindsCompatible(kind, entity.kind)) continue;
+      const nameMatch = scoreNames(prepared, entity.kind, names, profile.fuzziness);
+      for (const subjectId of members) consider(subjectId, nameMatch);
+    }
+    for (const identifier of entity.identifiers) {
+      const value = normaliseIdentifierValue(identifier.value, identifier.scheme);
+      if (value.length < 4) continue;
+      for (const subjectId of this.byIdentifier.get(value)) {
+        const subject = this.subjects[subjectId]!;
+        const prepared = new PreparedSubject(subject.subject);
+        consider(subjectId, scoreNames(prepared, entity.kind, names, profile.fuzziness));
+      }
+    }
+    return [...keep].sort((a, b) => a - b).map((id) => this.subjects[id]!.key);
+  }
+
+  /** The name groups any searchable part of any of the names reaches. */
+  private groupsReached(names: readonly PreparedName[], fuzziness: Fuzziness): Set<number> {
+    const groups = new Set<number>();
+    const seen = new Set<string>();
+    for (const name of names) {
+      for (const token of name.tokens) {
+        if (!isSearchablePart(token)) continue;
+        const identity = comparisonIdentity(token);
+        if (seen.has(identity)) continue;
+        seen.add(identity);
+        for (const part of this.partsMatching(token, identity, fuzziness)) {
+          for (const group of this.parts[part]!.groups) groups.add(group);
+        }
+        for (const group of this.byJoined.get(token.text)) groups.add(group);
+        for (const group of this.byHalf.get(token.text)) groups.add(group);
+      }
+    }
+    return groups;
+  }
+
+  /**
+   * The subjects' parts whose forward lookup reaches the entity's term `term`: the routes of
+   * TermDictionary.find, reversed, and the same confirmation (the exact text needs none).
+   */
+  private partsMatching(term: NameToken, identity: string, fuzziness: Fuzziness): readonly number[] {
+    const cacheKey = `${fuzziness.budgetFactor}|${fuzziness.phonetic ? 1 : 0}|${identity}`;
+    const cached = this.confirmed.get(cacheKey);
+    if (cached) return cached;
+    const found = new Set<number>(this.byText.get(term.text));
+    const proposed = new Set<number>();
+    // Key route: the part's key is the term's text, or (for a term whose key is not its text) its key.
+    for (const part of this.byKey.get(term.text)) proposed.add(part);
+    for (const part of this.byKey.get(term.key)) proposed.add(part);
+    // The other routes start from word parts only (TermDictionary.find returns before them for a
+    // number), which is how the parts are listed under them; they reach terms of any role, but
+    // the 3-gram lists hold no number terms.
+    if (fuzziness.phonetic) {
+      for (const code of term.phonetic) for (const part of this.byPhonetic.get(code)) proposed.add(part);
+    }
+    for (const part of this.bySkeleton.get(`${term.abjad ? 'a' : 'l'}${term.skeleton}`)) proposed.add(part);
+    if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
+    for (const part of proposed) {
+      if (found.has(part)) continue;
+      compareTokens(this.parts[part]!.token, term, fuzziness, this.comparison);
+      if (this.comparison.score >= NAME_RULES.minimumPairScore) found.add(part);
+    }
+    const parts = [...found];
+    this.confirmed.set(cacheKey, parts);
+    return parts;
+  }
+
+  /**
+   * Parts that would list `text` among their 3-gram neighbours: the part is at least 4 letters, the
+   * two lengths differ by at most 3, and the part's 3-grams (each occurrence) found in `text` number
+   * at least max(2, a third of the part's).
+   */
+  private trigramNeighbours(text: string): number[] {
+    const overlap = new Map<number, number>();
+    for (const gram of new Set(trigramsOf(text))) {
+      for (const part of this.byTrigram.get(gram)) overlap.set(part, (overlap.get(part) ?? 0) + 1);
+    }
+    const parts: number[] = [];
+    for (const [part, shared] of overlap) {
+      const partText = this.parts[part]!.token.text;
+      if (Math.abs(partText.length - text.length) > 3) continue;
+      if (shared >= Math.max(2, Math.ceil(this.gramCount[part]! / 3))) parts.push(part);
+    }
+    return parts;
+  }
+}
+
+/** ScreeningIndex.queryParts: the searchable parts of the subject's name, as a person and a company when its kind is unknown, each text once. */
+function queryParts(subject: PreparedSubject): NameToken[] {
+  const kinds =
+    subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
+  const seen = new Set<string>();
+  const parts: NameToken[] = [];
+  for (const kind of kinds) {
+    for (const token of subject.nameFor(kind).tokens) {
+      if (!isSearchablePart(token) || seen.has(token.text)) continue;
+      seen.add(token.text);
+      parts.push(token);
+    }
+  }
+  return parts;
+}
