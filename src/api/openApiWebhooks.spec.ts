@@ -17,6 +17,8 @@ import type { CaseCommand } from '../cases/caseDecide.js';
 import { decide } from '../cases/caseDecide.js';
 import { evolve, type MaybeCase } from '../cases/caseState.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import type { MonitoringEvent } from '../monitoring/monitoringEvents.js';
+import { evolveMonitoring, type MaybeMonitoringConfig } from '../monitoring/monitoringState.js';
 import { systemClock } from '../shared/clock.js';
 import {
   type Derived,
@@ -108,6 +110,75 @@ function webhookEventsOf(...commands: CaseCommand[]): WebhookEvent[] {
   return events;
 }
 
+/** The same, for a monitoring configuration's stream: its events folded, then derived. */
+function webhookEventsOfMonitoring(events: MonitoringEvent[]): WebhookEvent[] {
+  let state: MaybeMonitoringConfig = null;
+  return events.flatMap((domainEvent, revision) => {
+    state = evolveMonitoring(state, domainEvent);
+    const domainEventId = `00000000-0000-4000-9000-${String(revision).padStart(12, '0')}`;
+    return mappingsOf(domainEvent.type).map((mapping) => ({
+      id: webhookEventId(domainEventId, mapping.webhookType),
+      type: mapping.webhookType,
+      createdAt: domainEvent.data.occurredAt,
+      ...(mapping.derive as (state: unknown, event: unknown) => Derived)(state, domainEvent),
+    }));
+  });
+}
+
+const MONITORING_HISTORY: MonitoringEvent[] = [
+  {
+    type: 'MonitoringConfigCreated',
+    data: {
+      monitoringConfigId: 'mon_0123456789abcdef01234567',
+      accountId: '11111111-1111-4111-8111-111111111111',
+      groupId: '22222222-2222-4222-8222-222222222222',
+      subject: {
+        subjectReference: 'sub_0123456789abcdef01234567',
+        type: 'person',
+        displayName: 'Kim Jong Un',
+        countries: ['KP'],
+        birthDate: null,
+        externalReference: null,
+        metadata: {},
+      },
+      checkTypes: ['sanctions'],
+      ownerUserId: null,
+      collaboratorUserIds: [],
+      status: 'active',
+      metadata: {},
+      screeningProfileId: 'default',
+      enrolledFrom: { kind: 'api' },
+      actor: { type: 'api_client', id: null, displayName: 'test' },
+      occurredAt: at(20),
+    },
+  },
+  {
+    type: 'MonitoringRunStarted',
+    data: { runId: 'run_1', trigger: { kind: 'enrollment' }, checkTypes: ['sanctions'], occurredAt: at(21) },
+  },
+  {
+    type: 'MonitoringAlertRaised',
+    data: {
+      alertId: 'alt_1',
+      runId: 'run_1',
+      kind: 'new_match',
+      checkType: 'sanctions',
+      fingerprint: 'fp_1',
+      entityId: 'un:KPi.033',
+      displayName: 'KIM JONG UN',
+      source: { name: 'UN', recordReference: 'KPi.033' },
+      score: 0.97,
+      changeSummary: 'New match: KIM JONG UN on UN (sanctions).',
+      changes: [],
+      previous: null,
+      current: null,
+      currentMatch: null,
+      actionable: true,
+      occurredAt: at(21),
+    },
+  },
+];
+
 const sanctionsMatch = found(SANCTIONS, 'NK-1').matchId;
 /** One case through every mapped domain event, a withdrawn check decision included, and a failed check. */
 const produced = [
@@ -129,6 +200,7 @@ const produced = [
       now: at(12),
     }),
   ),
+  ...webhookEventsOfMonitoring(MONITORING_HISTORY),
 ];
 
 describe('the webhooks section of the OpenAPI document', () => {

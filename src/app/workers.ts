@@ -1,9 +1,11 @@
 import type pg from 'pg';
 import { startProjections } from '../../projections/startProjections.js';
 import { startCheckRunner } from '../checks/checkRunner.js';
+import { IndexManager } from '../checks/indexManager.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { defaultPurgeTasks, startPurgeScheduler } from '../maintenance/purgeScheduler.js';
+import { startMonitoring } from '../monitoring/monitoringRunner.js';
 import type { Logger } from '../shared/logger.js';
 import { startWebhooks } from '../webhooks/webhookRunner.js';
 
@@ -15,7 +17,8 @@ export interface Workers {
  * The `work` role: projection runners, the retention purge (request log, rate-limit windows,
  * idempotency keys, webhook deliveries) and the reactors: the check runner (its scheduler
  * subscription and CHECK_WORKERS check workers, docs/check-runner.md), the webhook fan-out and
- * WEBHOOK_WORKERS delivery workers (docs/webhooks.md); monitoring joins here as it lands. Each
+ * WEBHOOK_WORKERS delivery workers (docs/webhooks.md), and monitoring: its scheduler, sweeps
+ * and MONITORING_WORKERS run workers (docs/monitoring.md). Each
  * runner lets its in-flight batch commit before stop() resolves; the check workers finish the check
  * they screen, or give back one still waiting for the index; delivery workers finish and record
  * their attempts.
@@ -38,7 +41,13 @@ export async function startWorkers(deps: {
     logger: deps.logger.child({ component: 'purge' }),
     tasks: defaultPurgeTasks({ webhookRetentionMs: deps.config.webhookRetentionMs }),
   });
+  // One screening index per process: the check workers and the monitoring runs share it.
+  const indexManager = new IndexManager({
+    pool: deps.pool,
+    logger: deps.logger.child({ component: 'index' }),
+  });
   const checks = startCheckRunner({
+    indexManager,
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,
     store: deps.store,
@@ -56,8 +65,19 @@ export async function startWorkers(deps: {
     logger: deps.logger.child({ component: 'webhooks' }),
     config: deps.config,
   });
+  const monitoring = startMonitoring({
+    pool: deps.pool,
+    databaseUrl: deps.databaseUrl,
+    store: deps.store,
+    indexManager,
+    logger: deps.logger.child({ component: 'monitoring' }),
+    workers: deps.config.monitoringWorkers,
+    intervalMs: deps.config.monitoringIntervalMs,
+    staleAfterMs: deps.config.sourceStaleAfterMs,
+  });
   return {
     async stop() {
+      await monitoring.stop();
       await webhooks.stop();
       await checks.stop();
       await purge.stop();

@@ -75,6 +75,8 @@ export interface CheckRunnerOptions {
   >;
   /** How long one reading of the current snapshot ids is shared by jobs (default 1.5 s). */
   indexRefreshMs?: number;
+  /** One index per process, shared with monitoring (workers.ts); made here when not given. */
+  indexManager?: IndexManager;
   /** Build the index at start-up rather than for the first job (default true when workers > 0). */
   warmUp?: boolean;
   /** Replaces the screening step (tests use a double to inject errors). */
@@ -178,11 +180,13 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   const logger = options.logger ?? silentLogger;
   const name = options.name ?? defaultWorkerName();
   const attemptsAllowed = maxAttempts(retryDelaysMs);
-  const indexManager = new IndexManager({
-    pool,
-    logger,
-    ...(options.indexRefreshMs !== undefined && { refreshMs: options.indexRefreshMs }),
-  });
+  const indexManager =
+    options.indexManager ??
+    new IndexManager({
+      pool,
+      logger,
+      ...(options.indexRefreshMs !== undefined && { refreshMs: options.indexRefreshMs }),
+    });
   const screen = options.screen ?? createCheckScreener({ indexManager, staleAfterMs: options.staleAfterMs });
   const stopping = new AbortController();
   const idleWorkers = new IdleWorkerWakeups();

@@ -1,7 +1,14 @@
 import type { FoundMatch, ReviewStatus } from '../cases/caseEvents.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import type { ListedEntity } from '../screening/model/listedEntity.js';
-import type { AlertKind, FieldChange, MaterialFacts, Observation, RunCounts } from './monitoringEvents.js';
+import {
+  changeSummary,
+  factChanges,
+  MATERIAL_FIELDS,
+  type MaterialField,
+  materialFactsOf,
+} from './materialChanges.js';
+import type { AlertKind, FieldChange, Observation, RunCounts } from './monitoringEvents.js';
 import { matchFingerprint } from './monitoringReferences.js';
 
 /**
@@ -204,47 +211,8 @@ export function observationOf(
   };
 }
 
-const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
-
-/** The facts whose change is material (docs/monitoring.md, "Change detection"), normalised for comparison. */
-export function materialFactsOf(entity: ListedEntity): MaterialFacts {
-  return {
-    names: sortedUnique(entity.names.map((name) => name.full)),
-    birthDates: sortedUnique(
-      entity.birthDates.map(
-        (date) => (date.to ? `${date.from}/${date.to}` : date.from) + (date.approximate ? '~' : ''),
-      ),
-    ),
-    nationalities: sortedUnique(entity.nationalities),
-    countries: sortedUnique(entity.countries),
-    programs: sortedUnique(entity.programs),
-    topics: sortedUnique(entity.topics),
-    identifiers: sortedUnique(entity.identifiers.map((id) => `${id.scheme}:${id.value}`)),
-    kind: entity.kind,
-  };
-}
-
-const FIELD_NAMES: Readonly<Record<keyof MaterialFacts, string>> = {
-  names: 'names',
-  birthDates: 'birth_dates',
-  nationalities: 'nationalities',
-  countries: 'countries',
-  programs: 'programs',
-  topics: 'topics',
-  identifiers: 'identifiers',
-  kind: 'kind',
-};
-
 export function materialDifferences(previous: Observation, current: Observation): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const field of Object.keys(FIELD_NAMES) as (keyof MaterialFacts)[]) {
-    const before = previous.facts[field];
-    const after = current.facts[field];
-    if (JSON.stringify(before) !== JSON.stringify(after)) {
-      changes.push({ field: FIELD_NAMES[field], previous: before, current: after });
-    }
-  }
-  return changes;
+  return factChanges(previous.facts, current.facts);
 }
 
 function describe(observation: Observation): string {
@@ -254,22 +222,24 @@ function describe(observation: Observation): string {
 
 const formatScore = (score: number | null) => (score === null ? null : String(Math.round(score * 100)));
 
-/** One sentence: what changed for which party. */
+/** One sentence: what changed for which party (materialChanges.ts words the material fields). */
 export function summarize(current: Observation, changes: readonly FieldChange[]): string {
-  const parts = changes.map((change) => {
-    if (change.field === 'listed')
-      return change.current === 'delisted' ? 'removed from the list' : 'listed again';
-    if (change.field === 'score') return `score moved from ${change.previous} to ${change.current}`;
-    if (Array.isArray(change.previous) && Array.isArray(change.current)) {
-      const added = change.current.filter((v) => !(change.previous as string[]).includes(v));
-      const removed = change.previous.filter((v) => !(change.current as string[]).includes(v));
-      const bits = [
-        ...(added.length ? [`added ${added.join(', ')}`] : []),
-        ...(removed.length ? [`removed ${removed.join(', ')}`] : []),
-      ];
-      return `${change.field.replace('_', ' ')} ${bits.join(' and ')}`;
-    }
-    return `${change.field} changed from ${change.previous} to ${change.current}`;
+  const delisted = changes.some((change) => change.field === 'listed' && change.current === 'delisted');
+  const material = changes.filter((change): change is MaterialChange => isMaterial(change.field));
+  const extra = changes.flatMap((change) => {
+    if (change.field === 'listed' && change.current === 'listed') return ['listed again'];
+    if (change.field === 'score') return [`score moved from ${change.previous} to ${change.current}`];
+    return [];
   });
-  return `Changed match: ${describe(current)}: ${parts.join('; ')}.`;
+  const sentence = changeSummary(material, { displayName: describe(current), delisted });
+  if (extra.length === 0) return `Changed match: ${sentence}`;
+  const body =
+    material.length === 0 && !delisted
+      ? sentence.replace(/no material change\.$/, '')
+      : `${sentence.slice(0, -1)}; `;
+  return `Changed match: ${body}${extra.join('; ')}.`;
 }
+
+type MaterialChange = Parameters<typeof changeSummary>[0][number];
+const isMaterial = (field: string): field is MaterialField =>
+  (MATERIAL_FIELDS as readonly string[]).includes(field);

@@ -27,12 +27,29 @@ export interface FieldChange {
   current: string[];
 }
 
+/** The material facts of a party: per field, its distinct values as first published, sorted by comparison key. */
+export type MaterialFacts = Record<MaterialField, string[]>;
+
+export function materialFactsOf(entity: ListedEntity): MaterialFacts {
+  return Object.fromEntries(
+    MATERIAL_FIELDS.map((field) => [
+      field,
+      [...keyed(publishedValues(entity, field), comparisonKey[field]).values()],
+    ]),
+  ) as MaterialFacts;
+}
+
 /** The material changes from `previous` to `current`, in MATERIAL_FIELDS order; [] when none. */
 export function materialChanges(previous: ListedEntity, current: ListedEntity): FieldChange[] {
+  return factChanges(materialFactsOf(previous), materialFactsOf(current));
+}
+
+/** The same comparison on facts kept from earlier (a monitoring observation holds them). */
+export function factChanges(previous: MaterialFacts, current: MaterialFacts): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const field of MATERIAL_FIELDS) {
-    const before = valuesOf(previous, field);
-    const after = valuesOf(current, field);
+    const before = keyed(previous[field] ?? [], comparisonKey[field]);
+    const after = keyed(current[field] ?? [], comparisonKey[field]);
     if (sameKeys(before, after)) continue;
     // A value kept under another spelling ("Acme" / "ACME") is one value: shown the same on both sides.
     for (const key of after.keys()) if (before.has(key)) after.set(key, before.get(key)!);
@@ -41,37 +58,42 @@ export function materialChanges(previous: ListedEntity, current: ListedEntity): 
   return changes;
 }
 
-/** A field's values by comparison key (what makes two equal), each shown as first published; sorted by key. */
-function valuesOf(entity: ListedEntity, field: MaterialField): Map<string, string> {
+function publishedValues(entity: ListedEntity, field: MaterialField): string[] {
   switch (field) {
     case 'names':
-      return keyed(
-        entity.names.map((name) => name.full),
-        nameKey,
-      );
+      return entity.names.map((name) => name.full);
     case 'birth_dates':
-      return keyed(entity.birthDates.map(formatDate), (text) => text);
+      return entity.birthDates.map(formatDate);
     case 'nationalities':
-      return keyed(entity.nationalities, upper);
+      return entity.nationalities;
     case 'countries':
-      return keyed(entity.countries, upper);
+      return entity.countries;
     case 'programs':
-      return keyed(entity.programs, (text) => collapse(text).toUpperCase());
+      return entity.programs;
     case 'topics':
-      return keyed(entity.topics, (text) => text.trim());
+      return entity.topics;
     case 'identifiers':
-      return keyed(
-        entity.identifiers.map((id) => `${id.scheme}:${collapse(id.value)}`),
-        (text) => {
-          const colon = text.indexOf(':');
-          const scheme = text.slice(0, colon);
-          return `${scheme}:${normaliseIdentifierValue(text.slice(colon + 1), scheme)}`;
-        },
-      );
+      return entity.identifiers.map((id) => `${id.scheme}:${collapse(id.value)}`);
     case 'kind':
-      return keyed([entity.kind], (text) => text);
+      return [entity.kind];
   }
 }
+
+/** What makes two values of a field the same value. */
+const comparisonKey: Readonly<Record<MaterialField, (text: string) => string>> = {
+  names: (text) => nameKey(text),
+  birth_dates: (text) => text,
+  nationalities: (text) => upper(text),
+  countries: (text) => upper(text),
+  programs: (text) => collapse(text).toUpperCase(),
+  topics: (text) => text.trim(),
+  identifiers: (text) => {
+    const colon = text.indexOf(':');
+    const scheme = text.slice(0, colon);
+    return `${scheme}:${normaliseIdentifierValue(text.slice(colon + 1), scheme)}`;
+  },
+  kind: (text) => text,
+};
 
 function keyed(values: readonly string[], keyOf: (value: string) => string): Map<string, string> {
   const byKey = new Map<string, string>();

@@ -1,6 +1,9 @@
 import type { Actor, BirthDate, FoundMatch, SnapshotUsed } from '../cases/caseEvents.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import type { EntityKind } from '../screening/model/listedEntity.js';
+import type { MaterialFacts } from './materialChanges.js';
+
+export type { MaterialFacts };
 
 /**
  * Ongoing monitoring of one subject in one group (docs/monitoring.md): the stream
@@ -52,18 +55,6 @@ export type RunTrigger =
   | { kind: 'schedule' }
   | { kind: 'operator' };
 
-/** The facts of a listed party that make a change material (materialChanges.ts). */
-export interface MaterialFacts {
-  names: string[];
-  birthDates: string[];
-  nationalities: string[];
-  countries: string[];
-  programs: string[];
-  topics: string[];
-  identifiers: string[];
-  kind: string;
-}
-
 /**
  * A (check type, listed party) pair the config has observed: presented to reviewers in a case of
  * the subject in the group, or found by a run. Kept with the party's facts as last seen, so the next
@@ -85,6 +76,7 @@ export interface Observation {
   snapshotId: string | null;
 }
 
+/** A material field (materialChanges.ts), or `listed` (a delisting, a relisting) or `score` (the threshold crossed). */
 export interface FieldChange {
   field: string;
   previous: string[] | string | null;

@@ -3,6 +3,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { CASE_CATEGORY, type CaseCreated } from '../cases/caseEvents.js';
 import type { Queryable } from '../db/sql.js';
 import type { EventStore, RecordedEvent } from '../eventStore/eventStore.js';
+import { type SnapshotBecameCurrent, SOURCE_DATASET_CATEGORY } from '../screening/snapshots/datasetStream.js';
 import type { SubscriptionHandler } from '../subscriptions/handler.js';
 import { MONITORING_CATEGORY, type MonitoringEvent, type RunTrigger } from './monitoringEvents.js';
 import { monitoringRunId } from './monitoringReferences.js';
@@ -21,8 +22,6 @@ import { enrollSubject } from './monitoringService.js';
  * - SnapshotBecameCurrent (the `sourceDataset` streams): a sweep of that list version.
  */
 export const MONITORING_SCHEDULER_SUBSCRIPTION_ID = 'reactor:monitoring_scheduler';
-
-export const SOURCE_DATASET_CATEGORY = 'sourceDataset';
 
 const ENROLLMENT_NAMESPACE = '9d1e0b52-7a43-4f61-8c2e-3b5a6d7e8f90';
 
@@ -77,16 +76,10 @@ export async function insertRuns(db: Queryable, runs: readonly QueuedRun[]): Pro
   return result.rowCount ?? 0;
 }
 
-interface SnapshotBecameCurrentData {
-  dataset: string;
-  snapshotId: string;
-  previousSnapshotId: string | null;
-}
-
 export async function insertSweeps(db: Queryable, events: readonly RecordedEvent[]): Promise<number> {
   const sweeps = events
     .filter((event) => event.category === SOURCE_DATASET_CATEGORY && event.type === 'SnapshotBecameCurrent')
-    .map((event) => event.data as SnapshotBecameCurrentData)
+    .map((event) => event.data as SnapshotBecameCurrent['data'])
     .map((data) => ({
       snapshot_id: data.snapshotId,
       dataset: data.dataset,

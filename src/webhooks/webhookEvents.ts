@@ -5,6 +5,9 @@ import { actorResource } from '../cases/caseEventView.js';
 import { type CaseState, findCheck, findMatch } from '../cases/caseState.js';
 import { caseStream } from '../cases/caseStream.js';
 import type { StreamType } from '../eventSourcing/commandHandler.js';
+import type { MonitoringEvent } from '../monitoring/monitoringEvents.js';
+import type { MaybeMonitoringConfig } from '../monitoring/monitoringState.js';
+import { monitoringStream } from '../monitoring/monitoringStream.js';
 
 /**
  * The webhook event types and how each is derived from the domain event that the operation
@@ -128,6 +131,20 @@ const caseDecisionFields = {
   previous_decision: z.enum(['pending_decision', 'pass', 'conditional_pass', 'fail']),
   notes: z.string().nullable(),
   decided_by: actorFields,
+};
+
+/**
+ * monitoring.alert_created: the object is the monitoring configuration (the resource an integrator
+ * can fetch, with the alert under its alerts).
+ */
+const monitoringAlertCreatedFields = {
+  monitoring_config_id: z.string().regex(/^mon_[a-f0-9]+$/),
+  monitoring_run_id: z.string(),
+  alert_id: z.string(),
+  subject_reference: z.string().nullable(),
+  screening_type: z.string(),
+  matched_name: z.string(),
+  change_summary: z.string(),
 };
 
 // --- The mapping -------------------------------------------------------------------------------
@@ -301,37 +318,44 @@ export const WEBHOOK_MAPPINGS: readonly WebhookMapping<never, never>[] = [
       },
     }),
   }),
+  {
+    webhookType: 'monitoring.alert_created',
+    stream: monitoringStream,
+    domainType: 'MonitoringAlertRaised',
+    objectType: 'monitoring',
+    expandedFields: monitoringAlertCreatedFields,
+    derive(state: MaybeMonitoringConfig, event: MonitoringEvent): Derived {
+      if (!state || event.type !== 'MonitoringAlertRaised')
+        throw new Error(`${event.type} before its configuration`);
+      return {
+        accountId: state.accountId,
+        groupId: state.groupId,
+        object: { id: state.monitoringConfigId, type: 'monitoring' },
+        fields: {
+          monitoring_config_id: state.monitoringConfigId,
+          monitoring_run_id: event.data.runId,
+          alert_id: event.data.alertId,
+          subject_reference: state.subject.subjectReference,
+          screening_type: event.data.checkType,
+          matched_name: event.data.displayName,
+          change_summary: event.data.changeSummary,
+        },
+      };
+    },
+  } satisfies WebhookMapping<MaybeMonitoringConfig, MonitoringEvent>,
 ] as unknown as readonly WebhookMapping<never, never>[];
 
 // --- Types without a domain yet --------------------------------------------------------------
 
 /**
- * What `monitoring.alert_created` will carry, so that the OpenAPI document and docs/webhooks.md
- * describe all seven types before monitoring lands. The object is the monitoring configuration
- * (the resource an integrator can fetch, with its alerts under it). Monitoring replaces the entry
- * below with a mapping that uses these fields.
+ * Event types that no mapping produces yet, described for the documentation only (a type added to
+ * the spec before its feature: declare its object type and expanded fields here, and replace the
+ * entry with a mapping when the feature lands). None today.
  */
-const monitoringAlertCreatedFields = {
-  monitoring_config_id: z.string().regex(/^mon_[a-f0-9]+$/),
-  monitoring_run_id: z.string(),
-  alert_id: z.string(),
-  subject_reference: z.string().nullable(),
-  screening_type: z.string(),
-  matched_name: z.string(),
-  change_summary: z.string(),
-};
-
-/** The event types that no mapping produces yet, described for the documentation only. */
 export const UNMAPPED_WEBHOOK_TYPES: readonly Pick<
   WebhookMapping<never, never>,
   'webhookType' | 'objectType' | 'expandedFields'
->[] = [
-  {
-    webhookType: 'monitoring.alert_created',
-    objectType: 'monitoring',
-    expandedFields: monitoringAlertCreatedFields,
-  },
-];
+>[] = [];
 
 /** The stream types whose events can become webhooks, by category. */
 export function mappedStreams(): Map<string, StreamType<unknown, { type: string; data: unknown }>> {

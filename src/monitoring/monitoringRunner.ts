@@ -1,0 +1,217 @@
+import type pg from 'pg';
+import { defaultWorkerName } from '../checks/checkRunner.js';
+import type { IndexManager } from '../checks/indexManager.js';
+import {
+  claimNext,
+  type LeasedQueue,
+  markDone,
+  type QueueClaim,
+  release,
+  retryLater,
+} from '../db/leasedQueue.js';
+import type { EventStore } from '../eventStore/eventStore.js';
+import { reconcileCurrentSnapshots } from '../screening/snapshots/datasetStream.js';
+import { systemClock } from '../shared/clock.js';
+import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
+import { type Logger, silentLogger } from '../shared/logger.js';
+import { describeError } from '../subscriptions/failurePolicy.js';
+import { createSubscriptionRunner, type SubscriptionRunner } from '../subscriptions/subscriptionRunner.js';
+import type { RunTrigger } from './monitoringEvents.js';
+import { insertRuns, monitoringSchedulerHandler, queuedRun } from './monitoringScheduler.js';
+import { runMonitoringJob } from './runJob.js';
+import { sweepSnapshot } from './sweep.js';
+
+/**
+ * Monitoring in a `work` process (docs/monitoring.md, "Operations"): the scheduler reactor (one
+ * process leads it), MONITORING_WORKERS workers that work off sweeps first and then runs, and a
+ * tick that records list versions a crashed load left unrecorded and queues the safety-net runs.
+ */
+export interface Monitoring {
+  readonly scheduler: SubscriptionRunner;
+  /** Resolves when no sweep or run is due (tests, benchmarks). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const RUN_QUEUE: LeasedQueue = { table: 'monitoring_jobs', key: 'run_id' };
+export const SWEEP_QUEUE: LeasedQueue = { table: 'monitoring_sweeps', key: 'snapshot_id' };
+
+const RUN_LEASE_MS = 120_000;
+const SWEEP_LEASE_MS = 600_000;
+const LATER_MS = 2_000;
+const RETRY_MS = 30_000;
+
+export interface MonitoringOptions {
+  pool: pg.Pool;
+  databaseUrl: string;
+  store: EventStore;
+  indexManager: IndexManager;
+  logger?: Logger;
+  workers: number;
+  intervalMs: number;
+  staleAfterMs: number;
+  pollMs?: number;
+  tickMs?: number;
+  clock?: () => Date;
+}
+
+export function startMonitoring(options: MonitoringOptions): Monitoring {
+  const { pool, store } = options;
+  const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
+  const pollMs = options.pollMs ?? 1_000;
+  const stopping = new AbortController();
+  const wakeups = new IdleWorkerWakeups();
+  const idleWaiters = new Set<() => void>();
+  let busy = 0;
+
+  const scheduler = createSubscriptionRunner({
+    pool,
+    databaseUrl: options.databaseUrl,
+    store,
+    handler: monitoringSchedulerHandler({ pool, store, clock }),
+    logger,
+  });
+  scheduler.onCommit(() => wakeups.ring());
+  scheduler.start();
+
+  async function workOnce(worker: string): Promise<boolean> {
+    const sweep = await claimNext(pool, SWEEP_QUEUE, worker, SWEEP_LEASE_MS);
+    if (sweep) {
+      await processSweep(sweep);
+      return true;
+    }
+    const job = await claimNext(pool, RUN_QUEUE, worker, RUN_LEASE_MS);
+    if (job) {
+      await processRun(job);
+      return true;
+    }
+    return false;
+  }
+
+  async function processSweep(claim: QueueClaim): Promise<void> {
+    try {
+      const stats = await sweepSnapshot(pool, {
+        snapshotId: claim.key,
+        previousSnapshotId: (claim.row.previous_snapshot_id as string | null) ?? null,
+      });
+      await pool.query('UPDATE monitoring_sweeps SET stats = $2 WHERE snapshot_id = $1', [claim.key, stats]);
+      await markDone(pool, SWEEP_QUEUE, claim);
+      logger.info({ snapshotId: claim.key, ...stats }, 'monitoring sweep done');
+      wakeups.ring();
+    } catch (error) {
+      logger.warn(
+        { snapshotId: claim.key, error: describeError(error) },
+        'monitoring sweep failed; retrying',
+      );
+      await retryLater(pool, SWEEP_QUEUE, claim, RETRY_MS, describeError(error)).catch(() => {});
+    }
+  }
+
+  async function processRun(claim: QueueClaim): Promise<void> {
+    const job = {
+      runId: claim.key,
+      monitoringConfigId: claim.row.monitoring_config_id as string,
+      trigger: claim.row.trigger as RunTrigger,
+    };
+    try {
+      const outcome = await runMonitoringJob(
+        { pool, store, indexManager: options.indexManager, staleAfterMs: options.staleAfterMs, clock },
+        job,
+        stopping.signal,
+      );
+      if (outcome.kind === 'later') {
+        await retryLater(pool, RUN_QUEUE, claim, LATER_MS, outcome.why);
+        return;
+      }
+      await markDone(pool, RUN_QUEUE, claim, outcome.kind === 'not_run' ? outcome.why : null);
+      logger.info({ ...job, ...outcome }, 'monitoring run');
+    } catch (error) {
+      if (stopping.signal.aborted) {
+        await release(pool, RUN_QUEUE, claim).catch(() => {});
+        return;
+      }
+      logger.warn({ ...job, error: describeError(error) }, 'monitoring run failed; retrying');
+      await retryLater(pool, RUN_QUEUE, claim, RETRY_MS, describeError(error)).catch(() => {});
+    }
+  }
+
+  async function workerLoop(index: number): Promise<void> {
+    const worker = `${defaultWorkerName()}:monitoring:${index}`;
+    while (!stopping.signal.aborted) {
+      const seen = wakeups.rung;
+      busy++;
+      let worked = false;
+      try {
+        worked = await workOnce(worker);
+      } catch (error) {
+        if (!stopping.signal.aborted)
+          logger.warn({ error: describeError(error) }, 'monitoring worker: claim failed');
+      } finally {
+        busy--;
+      }
+      if (!worked) {
+        if (busy === 0) for (const resolve of idleWaiters) resolve();
+        await wakeups.wait(seen, pollMs, stopping.signal);
+      }
+    }
+  }
+
+  async function tick(): Promise<void> {
+    try {
+      await reconcileCurrentSnapshots(pool, store, clock);
+      await queueScheduledRuns(pool, options.intervalMs);
+    } catch (error) {
+      if (!stopping.signal.aborted) logger.warn({ error: describeError(error) }, 'monitoring tick failed');
+    }
+  }
+
+  const loops = Array.from({ length: options.workers }, (_, i) => workerLoop(i));
+  const ticking = setInterval(() => void tick(), options.tickMs ?? 60_000);
+  ticking.unref();
+  void tick();
+
+  return {
+    scheduler,
+    async idle() {
+      for (;;) {
+        const due = await pool.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM monitoring_sweeps WHERE status <> 'done')
+                + (SELECT count(*) FROM monitoring_jobs WHERE status <> 'done') AS n`,
+        );
+        if (Number(due.rows[0]!.n) === 0) return;
+        await new Promise<void>((resolve) => {
+          idleWaiters.add(resolve);
+          setTimeout(resolve, 200).unref();
+        });
+      }
+    },
+    async stop() {
+      stopping.abort();
+      clearInterval(ticking);
+      await scheduler.stop();
+      await Promise.allSettled(loops);
+    },
+  };
+}
+
+/**
+ * The safety-net schedule: every active configuration whose last run started more than the interval
+ * ago (±10%, spread by the config id so a book enrolled at once does not run at once). The run id
+ * derives from the last run's time, so a tick seen twice queues one run.
+ */
+export async function queueScheduledRuns(pool: pg.Pool, intervalMs: number): Promise<number> {
+  const { rows } = await pool.query<{ id: string; last_run_at: Date }>(
+    `SELECT monitoring_config_id AS id, last_run_at FROM monitoring_configs
+      WHERE status = 'active'
+        AND last_run_at + make_interval(secs => $1::double precision / 1000
+              * (0.9 + 0.2 * (('x' || substr(md5(monitoring_config_id), 1, 8))::bit(32)::bigint / 4294967295.0)))
+            <= now()
+      LIMIT 5000`,
+    [intervalMs],
+  );
+  const runs = rows.map((row) =>
+    queuedRun(row.id, { kind: 'schedule' }, `schedule:${row.last_run_at.toISOString()}`),
+  );
+  return insertRuns(pool, runs);
+}

@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import { screeningSubjectOf } from '../checks/screeningPlan.js';
+import type { CheckType } from '../screening/checkTypes.js';
+import { defaultProfile } from '../screening/scoring/profiles.js';
+import { MonitoredSubjectIndex } from './delta/monitoredSubjectIndex.js';
+import { diffSnapshots } from './delta/snapshotDiff.js';
+import type { MonitoredSubject } from './monitoringEvents.js';
+import { insertRuns, queuedRun } from './monitoringScheduler.js';
+
+/**
+ * Delta re-screening of one list version (docs/monitoring.md, "The reverse index"): instead of
+ * running every configuration when a list changes, run those the change can affect:
+ *
+ * 1. the difference from the previous version: parties added, changed and removed;
+ * 2. the active configurations whose subject an added or changed party can match, found by
+ *    screening the party against an index of the monitored subjects (reverse screening, with the
+ *    guarantee that every subject the forward screen would match is among the candidates);
+ * 3. the configurations that observed a changed, removed or re-added party (observed_entity_ids);
+ * 4. the configurations whose last run was skipped for missing or stale sources.
+ *
+ * Each of those gets a full run (the same run as any other), so the alerts are exactly those a
+ * re-screen of every configuration would raise: the others would find nothing new.
+ */
+export interface SweepStats {
+  added: number;
+  changed: number;
+  removed: number;
+  activeConfigs: number;
+  byReverseIndex: number;
+  byObservation: number;
+  skippedBefore: number;
+  queued: number;
+  ms: number;
+}
+
+export async function sweepSnapshot(
+  pool: pg.Pool,
+  sweep: { snapshotId: string; previousSnapshotId: string | null },
+): Promise<SweepStats> {
+  const began = performance.now();
+  const diff = await diffSnapshots(pool, sweep.previousSnapshotId, sweep.snapshotId);
+  const touched = [...diff.added, ...diff.changed.map((change) => change.current)];
+  const touchedIds = [...touched.map((entity) => entity.id), ...diff.removed.map((entity) => entity.id)];
+
+  const configs = await activeConfigs(pool);
+  const affected = new Set<string>();
+  let byReverseIndex = 0;
+  if (touched.length > 0 && configs.length > 0) {
+    const index = MonitoredSubjectIndex.build(
+      configs.map((config) => ({
+        key: config.id,
+        subject: screeningSubjectOf(config.subject),
+        checkTypes: config.checkTypes,
+      })),
+    );
+    const profile = defaultProfile();
+    for (const entity of touched) for (const key of index.candidatesFor(entity, profile)) affected.add(key);
+    byReverseIndex = affected.size;
+  }
+  const observing = await configsObserving(pool, touchedIds);
+  for (const id of observing) affected.add(id);
+  const skipped = await skippedConfigs(pool);
+  for (const id of skipped) affected.add(id);
+
+  const runs = [...affected].map((id) =>
+    queuedRun(id, { kind: 'snapshot', snapshotIds: [sweep.snapshotId] }, `snapshot:${sweep.snapshotId}`),
+  );
+  let queued = 0;
+  for (let i = 0; i < runs.length; i += 1000) queued += await insertRuns(pool, runs.slice(i, i + 1000));
+  return {
+    added: diff.added.length,
+    changed: diff.changed.length,
+    removed: diff.removed.length,
+    activeConfigs: configs.length,
+    byReverseIndex,
+    byObservation: observing.length,
+    skippedBefore: skipped.length,
+    queued,
+    ms: Math.round(performance.now() - began),
+  };
+}
+
+async function activeConfigs(
+  pool: pg.Pool,
+): Promise<{ id: string; subject: MonitoredSubject; checkTypes: CheckType[] }[]> {
+  const { rows } = await pool.query<{ id: string; subject: MonitoredSubject; check_types: CheckType[] }>(
+    `SELECT monitoring_config_id AS id, state->'subject' AS subject, check_types
+       FROM monitoring_configs WHERE status = 'active'`,
+  );
+  return rows.map((row) => ({ id: row.id, subject: row.subject, checkTypes: row.check_types }));
+}
+
+async function configsObserving(pool: pg.Pool, entityIds: readonly string[]): Promise<string[]> {
+  if (entityIds.length === 0) return [];
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT monitoring_config_id AS id FROM monitoring_configs
+      WHERE status = 'active' AND observed_entity_ids ?| $1::text[]`,
+    [entityIds],
+  );
+  return rows.map((row) => row.id);
+}
+
+async function skippedConfigs(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT monitoring_config_id AS id FROM monitoring_configs WHERE status = 'active' AND latest_result = 'skipped'`,
+  );
+  return rows.map((row) => row.id);
+}
