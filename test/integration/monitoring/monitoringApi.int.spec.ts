@@ -30,6 +30,7 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  * worker writes them) as the monitoring_activity projection shows them.
  */
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON read field by field in the assertions
 type Json = Record<string, any>;
 interface Envelope {
   data: Json;
