@@ -1,4 +1,5 @@
 import { caseViewsProjection } from './cases/caseProjection.js';
+import { monitoringActivityProjection } from './monitoring/monitoringActivityProjection.js';
 import { monitoringConfigsProjection } from './monitoring/monitoringConfigProjection.js';
 import type { ProjectionDefinition } from './projection.js';
 import { streamIndexProjection } from './streamIndex/streamIndexProjection.js';
@@ -8,6 +9,7 @@ export const projections: readonly ProjectionDefinition[] = [
   streamIndexProjection,
   caseViewsProjection,
   monitoringConfigsProjection,
+  monitoringActivityProjection,
 ];
 
 export function findProjection(

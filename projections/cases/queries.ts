@@ -83,3 +83,17 @@ export async function groupsOfSubjectCases(
   );
   return rows.map((row) => row.group_id);
 }
+
+/** The decision of each of these cases that `case_views` holds (follow-up cases of monitoring). */
+export async function caseDecisions(
+  db: Queryable,
+  caseReferences: readonly string[],
+): Promise<Map<string, string>> {
+  if (caseReferences.length === 0) return new Map();
+  const { rows } = await db.query<{ case_reference: string; decision: string }>(
+    `SELECT case_reference, state->>'decision' AS decision FROM case_views
+      WHERE case_reference = ANY($1::text[])`,
+    [[...new Set(caseReferences)]],
+  );
+  return new Map(rows.map((row) => [row.case_reference, row.decision]));
+}

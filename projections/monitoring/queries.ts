@@ -53,3 +53,47 @@ export async function findConfigIdsOfSubjectInGroup(
   );
   return rows.map((row) => row.monitoring_config_id);
 }
+
+export interface ConfigListFilter {
+  accountId: string;
+  /** Lower case. */
+  groupIds: readonly string[];
+  subjectReference?: string;
+  status?: string;
+  latestResult?: string;
+  /** Only rows after this one in the list's order (created_at desc, id desc). */
+  after?: { createdAt: string; monitoringConfigId: string };
+  limit: number;
+}
+
+/**
+ * GET /v1/monitoring-configs: the account's configurations in the groups given, newest first
+ * (created_at, then id, both descending: a keyset order, so a cursor neither skips nor repeats).
+ * Rows of any code version: the caller catches each up with its stream (listMonitoringConfigs).
+ */
+export async function listMonitoringConfigViews(
+  db: Queryable,
+  filter: ConfigListFilter,
+): Promise<MonitoringConfigView[]> {
+  const { rows } = await db.query<Row>(
+    `SELECT monitoring_config_id, revision, state FROM monitoring_configs
+      WHERE account_id = $1 AND group_id = ANY($2::uuid[])
+        AND ($3::text IS NULL OR subject_reference = $3)
+        AND ($4::text IS NULL OR status = $4)
+        AND ($5::text IS NULL OR latest_result = $5)
+        AND ($6::timestamptz IS NULL OR (created_at, monitoring_config_id) < ($6::timestamptz, $7::text))
+      ORDER BY created_at DESC, monitoring_config_id DESC
+      LIMIT $8`,
+    [
+      filter.accountId,
+      [...filter.groupIds],
+      filter.subjectReference ?? null,
+      filter.status ?? null,
+      filter.latestResult ?? null,
+      filter.after?.createdAt ?? null,
+      filter.after?.monitoringConfigId ?? null,
+      filter.limit,
+    ],
+  );
+  return rows.map(toView);
+}

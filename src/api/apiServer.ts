@@ -6,6 +6,8 @@ import { caseEventRoutes } from '../cases/http/caseEventRoutes.js';
 import { caseQueryRoutes } from '../cases/http/caseQueryRoutes.js';
 import type { CaseRouteDependencies } from '../cases/http/caseRouteDependencies.js';
 import { groupRoutes } from '../groups/http/groupRoutes.js';
+import { monitoringCommandRoutes } from '../monitoring/http/monitoringCommandRoutes.js';
+import { monitoringQueryRoutes } from '../monitoring/http/monitoringQueryRoutes.js';
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRateLimiter } from '../rateLimit/rateLimiter.js';
 import { buildServer, type ServerDependencies } from '../server/server.js';
@@ -30,6 +32,8 @@ export function publicRoutes(deps: CaseRouteDependencies): ApiRoute[] {
     ...caseCommandRoutes(deps),
     ...caseQueryRoutes(deps),
     ...caseEventRoutes(deps),
+    ...monitoringCommandRoutes(deps),
+    ...monitoringQueryRoutes(deps),
   ];
 }
 

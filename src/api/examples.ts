@@ -596,3 +596,217 @@ export const ERROR_EXAMPLES: Record<ApiErrorCode, { message: string; details: un
 export function errorExample(code: ApiErrorCode) {
   return { error: { code, ...ERROR_EXAMPLES[code] }, meta: { request_id: EXAMPLE_REQUEST_ID } };
 }
+
+// ---- monitoring ----------------------------------------------------------------------------
+
+export const EXAMPLE_MONITORING_CONFIG_ID = MONITORING_CONFIG_ID;
+const ENROLLED_AT = '2026-11-25T10:05:12.417Z';
+const BASELINE_RUN_ID = 'run_2b71f0c94e5d8a6113cf0e27';
+const ALERT_RUN_ID = 'run_8186b7035bea2f66ebe27c1f';
+const ALERT_RUN_AT = '2026-12-03T06:00:40.918Z';
+const ALERT_RUN_DONE_AT = '2026-12-03T06:00:41.207Z';
+const FOLLOW_UP_CASE_REFERENCE = 'MQT480215';
+const FOLLOW_UP_AT = '2026-12-03T06:00:41.642Z';
+const UN_SNAPSHOT_V2_ID = 'snap_7d0e4b7f31a2c5e98b6f04d1a3c2e5b7';
+
+export const CREATE_MONITORING_CONFIG_REQUEST_EXAMPLE = {
+  subject_reference: SUBJECT_REFERENCE,
+  check_types: ['sanctions' as const, 'pep' as const],
+  group_id: EDD_GROUP_ID,
+  owner_user_id: OWNER_USER_ID,
+  collaborator_user_ids: [],
+  metadata: { review_cycle: 'quarterly' },
+};
+
+export const UPDATE_MONITORING_CONFIG_REQUEST_EXAMPLE = { status: 'paused' as const };
+
+const MONITORING_CONFIG_BASE = {
+  monitoring_config_id: MONITORING_CONFIG_ID,
+  group_id: EDD_GROUP_ID,
+  owner_user_id: OWNER_USER_ID,
+  status: 'active' as const,
+  check_types: ['sanctions' as const, 'pep' as const],
+  created_at: ENROLLED_AT,
+  subject_reference: SUBJECT_REFERENCE,
+  subject: {
+    subject_reference: SUBJECT_REFERENCE,
+    type: 'person',
+    display_name: 'Ri Won Ho',
+    countries: ['KP'],
+    birth_date: BIRTH_DATE_EXAMPLE,
+    external_reference: 'cust-58213',
+  },
+  group: { id: EDD_GROUP_ID, name: 'Enhanced due diligence', slug: 'enhanced-due-diligence' },
+  collaborator_user_ids: [],
+  metadata: { review_cycle: 'quarterly' },
+  allowed_actions: ['update', 'pause'],
+};
+
+/** The answer of POST /v1/monitoring-configs: enrolled, the baseline run still to come. */
+export const CREATED_MONITORING_CONFIG_EXAMPLE = {
+  ...MONITORING_CONFIG_BASE,
+  latest_result: 'not_checked' as const,
+  updated_at: ENROLLED_AT,
+  last_checked_at: null,
+  last_change_detected_at: null,
+  latest_result_label: 'Not checked yet',
+  latest_result_summary: null,
+  latest_run_id: null,
+  open_follow_up_case_count: 0,
+  recommended_next_actions: [],
+};
+
+/** A week later: the UN list changed the listing, the run alerted and opened a follow-up case. */
+export const MONITORING_CONFIG_EXAMPLE = {
+  ...MONITORING_CONFIG_BASE,
+  latest_result: 'changed_matches' as const,
+  updated_at: ENROLLED_AT,
+  last_checked_at: ALERT_RUN_DONE_AT,
+  last_change_detected_at: ALERT_RUN_DONE_AT,
+  latest_result_label: 'Changed matches',
+  latest_result_summary: '1 changed match: RI WON HO (KPi.033) gained an alias and a passport number.',
+  latest_run_id: ALERT_RUN_ID,
+  open_follow_up_case_count: 1,
+  recommended_next_actions: ['review_follow_up_case'],
+};
+
+export const MONITORING_CONFIG_LIST_EXAMPLE = {
+  monitoring_configs: [MONITORING_CONFIG_EXAMPLE],
+  next_cursor: null,
+};
+
+export const MONITORING_RUN_EXAMPLE = {
+  monitoring_run_id: ALERT_RUN_ID,
+  monitoring_config_id: MONITORING_CONFIG_ID,
+  group_id: EDD_GROUP_ID,
+  status: 'completed' as const,
+  check_types: ['sanctions' as const, 'pep' as const],
+  source_snapshot_ids: [UN_SNAPSHOT_V2_ID],
+  source_snapshot_version: 'un_sc_sanctions@2',
+  started_at: ALERT_RUN_AT,
+  completed_at: ALERT_RUN_DONE_AT,
+  result: 'changed_matches' as const,
+  result_label: 'Changed matches',
+  result_summary: '1 changed match: RI WON HO (KPi.033) gained an alias and a passport number.',
+  match_count: 1,
+  new_match_count: 0,
+  changed_match_count: 1,
+  unchanged_match_count: 0,
+  created_case_reference: FOLLOW_UP_CASE_REFERENCE,
+  error_message: null,
+  created_at: ALERT_RUN_AT,
+  updated_at: FOLLOW_UP_AT,
+};
+
+export const MONITORING_RUN_LIST_EXAMPLE = {
+  monitoring_config_id: MONITORING_CONFIG_ID,
+  subject_reference: SUBJECT_REFERENCE,
+  group_id: EDD_GROUP_ID,
+  runs: [
+    MONITORING_RUN_EXAMPLE,
+    {
+      ...MONITORING_RUN_EXAMPLE,
+      monitoring_run_id: BASELINE_RUN_ID,
+      source_snapshot_ids: [UN_SNAPSHOT_ID],
+      source_snapshot_version: 'un_sc_sanctions@1',
+      started_at: '2026-11-25T10:05:12.933Z',
+      completed_at: '2026-11-25T10:05:13.101Z',
+      result: 'no_change' as const,
+      result_label: 'No change',
+      result_summary: 'Baseline: 1 match, already presented in case DKE623260.',
+      match_count: 1,
+      changed_match_count: 0,
+      unchanged_match_count: 1,
+      created_case_reference: null,
+      created_at: '2026-11-25T10:05:12.933Z',
+      updated_at: '2026-11-25T10:05:13.101Z',
+    },
+  ],
+};
+
+const OBSERVED_FACTS = {
+  names: ['RI WON HO'],
+  birth_dates: ['1964-07-17'],
+  nationalities: ['KP'],
+  countries: ['KP', 'SY'],
+  programs: ['DPRK'],
+  topics: ['sanction'],
+  identifiers: [],
+  entity_kind: 'person',
+};
+
+export const MONITORING_ALERT_EXAMPLE = {
+  alert_id: 'alt_22ab65a3ce8277f104ebe2ae',
+  monitoring_config_id: MONITORING_CONFIG_ID,
+  monitoring_run_id: ALERT_RUN_ID,
+  group_id: EDD_GROUP_ID,
+  check_type: 'sanctions' as const,
+  screening_type: 'sanctions' as const,
+  match_fingerprint: 'fp_0c3e9b1a7f24d65e8a19b2c4',
+  matched_entity_id: PENDING_MATCH.matched_entity_id,
+  source: { name: SOURCE_EXAMPLE.name, record_reference: 'KPi.033' },
+  display_name: 'RI WON HO',
+  score: 99,
+  confidence_band: 'high' as const,
+  change_summary: 'The listing of RI WON HO (KPi.033) gained an alias and a passport number.',
+  changes: [
+    { field: 'names', previous: ['RI WON HO'], current: ['RI WON HO', 'RI WON-HO'] },
+    { field: 'identifiers', previous: [], current: ['passport:381310014'] },
+  ],
+  previous_snapshot: {
+    match_fingerprint: 'fp_0c3e9b1a7f24d65e8a19b2c4',
+    check_type: 'sanctions',
+    matched_entity_id: PENDING_MATCH.matched_entity_id,
+    display_name: 'RI WON HO',
+    source: { name: SOURCE_EXAMPLE.name, record_reference: 'KPi.033' },
+    ...OBSERVED_FACTS,
+    score: 99,
+    above_threshold: true,
+    listed: true,
+    source_snapshot_id: UN_SNAPSHOT_ID,
+  },
+  current_snapshot: {
+    match_fingerprint: 'fp_0c3e9b1a7f24d65e8a19b2c4',
+    check_type: 'sanctions',
+    matched_entity_id: PENDING_MATCH.matched_entity_id,
+    display_name: 'RI WON HO',
+    source: { name: SOURCE_EXAMPLE.name, record_reference: 'KPi.033' },
+    ...OBSERVED_FACTS,
+    names: ['RI WON HO', 'RI WON-HO'],
+    identifiers: ['passport:381310014'],
+    score: 99,
+    above_threshold: true,
+    listed: true,
+    source_snapshot_id: UN_SNAPSHOT_V2_ID,
+  },
+  current_match: {
+    match_id: `${FOLLOW_UP_CASE_REFERENCE}-1.f551879b2c8b`,
+    rank: 1,
+    display_name: 'RI WON HO',
+    score: 0.99,
+    matched_entity_id: PENDING_MATCH.matched_entity_id,
+    match_type: 'exact_name',
+    reason: PENDING_MATCH.reason,
+    sources: [SOURCE_EXAMPLE],
+    source_record_ref: 'KPi.033',
+    source_snapshot_id: UN_SNAPSHOT_V2_ID,
+    supporting_fields: PENDING_MATCH.supporting_fields,
+    topics: ['sanction'],
+    datasets: ['un_sc_sanctions'],
+  },
+  resolution_status: 'follow_up_case_created' as const,
+  resolution_note: `Follow-up case ${FOLLOW_UP_CASE_REFERENCE} was opened for review.`,
+  resolved_at: FOLLOW_UP_AT,
+  created_case_reference: FOLLOW_UP_CASE_REFERENCE,
+  created_at: ALERT_RUN_DONE_AT,
+  updated_at: FOLLOW_UP_AT,
+  allowed_actions: [],
+  recommended_next_actions: ['review_follow_up_case'],
+};
+
+export const MONITORING_ALERT_LIST_EXAMPLE = {
+  monitoring_config_id: MONITORING_CONFIG_ID,
+  subject_reference: SUBJECT_REFERENCE,
+  group_id: EDD_GROUP_ID,
+  alerts: [MONITORING_ALERT_EXAMPLE],
+};

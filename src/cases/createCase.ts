@@ -180,10 +180,11 @@ async function findOwnCase(deps: CreateCaseDeps, request: CreatingRequest): Prom
 
 /**
  * `case.group_id` when given (not found unless the key can see it), else the key's default group:
- * the account's default group when the key can see it, else the key's first group by name.
+ * the account's default group when the key can see it, else the key's first group by name. Also the
+ * rule of `group_id` on POST /v1/monitoring-configs.
  */
-async function resolveGroup(
-  deps: CreateCaseDeps,
+export async function resolveGroup(
+  deps: Pick<CreateCaseDeps, 'pool'>,
   key: ApiKeyRecord,
   groupId: string | null,
 ): Promise<Group | Rejection> {

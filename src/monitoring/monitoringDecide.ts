@@ -94,6 +94,14 @@ function enroll(
     if (state.accountId.toLowerCase() !== command.accountId.toLowerCase()) {
       return reject('not_found', 'no such monitoring configuration');
     }
+    // The stream of the subject's id in this group holds a configuration since moved to another
+    // group (PATCH): enrolling here must not change it (the requester may not even see that group).
+    if (state.groupId.toLowerCase() !== command.groupId.toLowerCase()) {
+      return reject(
+        'conflict',
+        "The subject's monitoring configuration created in this group was moved to another group; move it back with PATCH to monitor the subject here.",
+      );
+    }
     // Enrolling again updates what the request sent; the group stays (the id is the subject's in it).
     return update(
       {

@@ -21,13 +21,13 @@ import { CASE_REFERENCE, CHECK_REFERENCE } from '../references.js';
  * Rules that need stored state (group visibility, membership, the subject) are the handlers'.
  */
 
-const FreeForm = z.record(z.string(), z.unknown());
+export const FreeForm = z.record(z.string(), z.unknown());
 
 /** User and group ids: any case on input, lower case from then on (the database's spelling). */
-const Id = z.uuid().transform((id) => id.toLowerCase());
+export const Id = z.uuid().transform((id) => id.toLowerCase());
 
 /** Collaborators: at most 50, each once (the same id in upper and lower case is one user). */
-const UserIds = z
+export const UserIds = z
   .array(Id)
   .max(50)
   .superRefine((ids, ctx) => {
@@ -175,18 +175,21 @@ export const CaseInput = z.strictObject({
   metadata: FreeForm.default({}),
 });
 
+/** `checks.types` and monitoring's `check_types`: 1 to 3 check types, each once (a repeat under its index). */
+export const CheckTypeList = z
+  .array(z.enum(CHECK_TYPES))
+  .min(1)
+  .max(3)
+  .superRefine((types, ctx) => {
+    types.forEach((type, index) => {
+      if (types.indexOf(type) !== index) {
+        ctx.addIssue({ code: 'custom', path: [index], message: `"${type}" is listed twice.` });
+      }
+    });
+  });
+
 export const ChecksInput = z.strictObject({
-  types: z
-    .array(z.enum(CHECK_TYPES))
-    .min(1)
-    .max(3)
-    .superRefine((types, ctx) => {
-      types.forEach((type, index) => {
-        if (types.indexOf(type) !== index) {
-          ctx.addIssue({ code: 'custom', path: [index], message: `"${type}" is listed twice.` });
-        }
-      });
-    }),
+  types: CheckTypeList,
   screening_profile_id: z.string().max(120).nullish().meta({
     description: '`default` when null or absent; an unknown profile is refused (422).',
   }),

@@ -99,7 +99,8 @@ describe('casescreen CLI', () => {
   it('reports unknown projections, bad configuration and usage errors with exit codes', async () => {
     expect(await cli('projections', 'rebuild', 'nope')).toMatchObject({
       code: 1,
-      stderr: 'Unknown projection "nope". Known: stream_index, case_views\n',
+      stderr:
+        'Unknown projection "nope". Known: stream_index, case_views, monitoring_configs, monitoring_activity\n',
     });
     const stderr = captureOutput();
     const badConfig = await runCli(['migrate'], {
