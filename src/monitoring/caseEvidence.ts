@@ -1,6 +1,9 @@
+import type pg from 'pg';
 import type { ReviewStatus } from '../cases/caseEvents.js';
+import { readCase } from '../cases/caseReadModel.js';
 import type { CaseState } from '../cases/caseState.js';
 import type { Queryable } from '../db/sql.js';
+import type { EventStore } from '../eventStore/eventStore.js';
 import type { ListedEntity } from '../screening/model/listedEntity.js';
 import { observationOf } from './changeDetection.js';
 import type { Observation } from './monitoringEvents.js';
@@ -14,14 +17,33 @@ import type { CaseEvidence } from './runEvaluation.js';
  * match reviewed `not_relevant` stays quiet unless the party changes materially.
  */
 export async function caseEvidence(
-  db: Queryable,
-  scope: { accountId: string; groupId: string; subjectReference: string },
+  deps: { pool: pg.Pool; store: EventStore },
+  scope: { accountId: string; groupId: string; subjectReference: string; alsoCase?: string },
 ): Promise<CaseEvidence> {
-  const { rows } = await db.query<{ state: CaseState }>(
-    `SELECT state FROM case_views
+  const db = deps.pool;
+  const { rows: found } = await db.query<{ case_reference: string }>(
+    `SELECT case_reference FROM case_views
       WHERE account_id = $1 AND group_id = $2 AND state->'subject'->>'subjectReference' = $3`,
     [scope.accountId, scope.groupId, scope.subjectReference],
   );
+  // Each case as its stream is now (the read model may lag a check that just completed), and the
+  // case that enrolled the subject even when the read model has not seen it yet.
+  const references = new Set([
+    ...found.map((row) => row.case_reference),
+    ...(scope.alsoCase ? [scope.alsoCase] : []),
+  ]);
+  const rows: { state: CaseState }[] = [];
+  for (const reference of references) {
+    const state = await readCase(db, deps.store, reference);
+    if (
+      state &&
+      state.accountId === scope.accountId &&
+      state.groupId.toLowerCase() === scope.groupId.toLowerCase() &&
+      state.subject.subjectReference === scope.subjectReference
+    ) {
+      rows.push({ state });
+    }
+  }
   const shown: {
     fingerprint: string;
     checkType: CaseState['checks'][number]['type'];

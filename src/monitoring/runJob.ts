@@ -121,10 +121,11 @@ async function evaluate(
         )
       ).index
     : undefined;
-  const evidence = await caseEvidence(deps.pool, {
+  const evidence = await caseEvidence(deps, {
     accountId: config.accountId,
     groupId: config.groupId,
     subjectReference: config.subject.subjectReference,
+    ...(config.enrolledFrom.kind === 'case' && { alsoCase: config.enrolledFrom.caseReference }),
   });
   return evaluateRun({
     config,

@@ -27,8 +27,15 @@ export async function runMonitoringCommand(store: EventStore, id: string, comman
   return outcome.state!;
 }
 
-export const recordRun = (store: EventStore, id: string, events: MonitoringEvent[]) =>
-  runMonitoringCommand(store, id, { type: 'RecordRun', events });
+/** Records a run on the configuration as it is now (the run worker evaluates it on the revision it read). */
+export async function recordRun(store: EventStore, id: string, events: MonitoringEvent[]) {
+  const { state } = await monitoringCommandHandler.load(store, id);
+  return runMonitoringCommand(store, id, {
+    type: 'RecordRun',
+    basedOnRevision: state?.revision ?? -1,
+    events,
+  });
+}
 
 const UN = { name: 'UN Security Council Consolidated List', recordReference: 'KPi.033' };
 
@@ -41,13 +48,13 @@ export function observation(entityId: string, fields: Partial<Observation> = {})
     source: UN,
     facts: {
       names: ['RI WON HO'],
-      birthDates: ['1964-07-17'],
+      birth_dates: ['1964-07-17'],
       nationalities: ['KP'],
       countries: ['KP'],
       programs: ['DPRK'],
       topics: ['sanction'],
       identifiers: [],
-      kind: 'person',
+      kind: ['person'],
     },
     score: 0.934,
     aboveThreshold: true,

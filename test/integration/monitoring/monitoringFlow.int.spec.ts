@@ -46,7 +46,11 @@ describe('monitoring when a list changes', () => {
 
   beforeAll(async () => {
     es = await openTestEventStore();
-    const workspace = await createCaseWorkspace(es.db.pool, { account: 'Monitoring', groups: [], foreign: 'Other' });
+    const workspace = await createCaseWorkspace(es.db.pool, {
+      account: 'Monitoring',
+      groups: [],
+      foreign: 'Other',
+    });
     accountId = workspace.accountId;
     groupId = workspace.defaultGroupId;
     ownerId = await createMember(es.db.pool, { accountId, email: 'owner@example.test' }, [groupId]);
@@ -66,7 +70,13 @@ describe('monitoring when a list changes', () => {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       LOG_LEVEL: 'silent',
     });
-    workers = await startWorkers({ pool: es.db.pool, databaseUrl: es.db.url, store: es.store, logger: silentLogger, config });
+    workers = await startWorkers({
+      pool: es.db.pool,
+      databaseUrl: es.db.url,
+      store: es.store,
+      logger: silentLogger,
+      config,
+    });
     api = await startApiServer({ pool: es.db.pool, store: es.store, sourceStaleAfterMs: 3650 * 86_400_000 });
   }, 60_000);
 
@@ -122,7 +132,10 @@ describe('monitoring when a list changes', () => {
   }
 
   const alertsOf = (events: MonitoringEvent[]) =>
-    events.filter((event): event is Extract<MonitoringEvent, { type: 'MonitoringAlertRaised' }> => event.type === 'MonitoringAlertRaised');
+    events.filter(
+      (event): event is Extract<MonitoringEvent, { type: 'MonitoringAlertRaised' }> =>
+        event.type === 'MonitoringAlertRaised',
+    );
 
   it('enrolls from the case, runs a quiet baseline, and alerts, resolves and follows up on the next list version', async () => {
     const ivan = await enrolledCase('Ivan Testov', 'person');
@@ -178,15 +191,19 @@ describe('monitoring when a list changes', () => {
     expect(ivanAfter.state.latestResult).toBe('changed_matches');
     const [ivanAlert] = alertsOf(ivanAfter.events);
     expect(ivanAlert?.data.kind).toBe('changed_match');
-    expect(ivanAlert?.data.changes.map((change) => change.field)).toEqual(['names', 'nationalities']);
+    expect(ivanAlert?.data.changes.map((change) => change.field)).toEqual(['names', 'nationalities', 'countries']);
     expect(ivanAlert?.data.changeSummary).toContain('Ivan Testovich');
     expect(ivanAfter.state.followUpCaseReferences).toHaveLength(1);
     const followUp = (await loadCase(es.store, ivanAfter.state.followUpCaseReferences[0]!)).state!;
     expect(followUp.origin).toMatchObject({ kind: 'monitoring', monitoringConfigId: ivan.configId });
     expect(followUp.subject.subjectReference).toBe(ivan.subjectReference);
     expect(followUp.ownerUserId).toBe(ownerId);
-    expect(followUp.checks.map((check) => [check.type, check.lifecycleStatus])).toEqual([['sanctions', 'completed']]);
-    expect(followUp.checks[0]!.matches.map((match) => match.matchedEntityId)).toEqual([ivanAlert!.data.entityId]);
+    expect(followUp.checks.map((check) => [check.type, check.lifecycleStatus])).toEqual([
+      ['sanctions', 'completed'],
+    ]);
+    expect(followUp.checks[0]!.matches.map((match) => match.matchedEntityId)).toEqual([
+      ivanAlert!.data.entityId,
+    ]);
 
     // Ahmad: delisted, reviewed not relevant -> changed, resolved without action, no case.
     const ahmadAfter = await config(ahmad.configId);
@@ -208,13 +225,19 @@ describe('monitoring when a list changes', () => {
     expect(shippingAfter.state.followUpCaseReferences).toHaveLength(1);
 
     // One monitoring.alert_created per alert, signed, with the alert's ids.
-    const alertIds = [ivanAfter, ahmadAfter, borisAfter, shippingAfter].flatMap((c) => alertsOf(c.events).map((a) => a.data.alertId));
+    const alertIds = [ivanAfter, ahmadAfter, borisAfter, shippingAfter].flatMap((c) =>
+      alertsOf(c.events).map((a) => a.data.alertId),
+    );
     await eventually(() => {
-      const received = receiver.received.filter((delivery) => delivery.body.type === 'monitoring.alert_created');
+      const received = receiver.received.filter(
+        (delivery) => delivery.body.type === 'monitoring.alert_created',
+      );
       expect(received.map((delivery) => delivery.body.data.alert_id).sort()).toEqual([...alertIds].sort());
     }, 30_000);
     for (const delivery of receiver.received) {
-      expect(() => verifyWebhook({ secrets: secret, headers: delivery.headers, rawBody: delivery.rawBody })).not.toThrow();
+      expect(() =>
+        verifyWebhook({ secrets: secret, headers: delivery.headers, rawBody: delivery.rawBody }),
+      ).not.toThrow();
     }
   }, 180_000);
 });
