@@ -191,7 +191,11 @@ describe('monitoring when a list changes', () => {
     expect(ivanAfter.state.latestResult).toBe('changed_matches');
     const [ivanAlert] = alertsOf(ivanAfter.events);
     expect(ivanAlert?.data.kind).toBe('changed_match');
-    expect(ivanAlert?.data.changes.map((change) => change.field)).toEqual(['names', 'nationalities', 'countries']);
+    expect(ivanAlert?.data.changes.map((change) => change.field)).toEqual([
+      'names',
+      'nationalities',
+      'countries',
+    ]);
     expect(ivanAlert?.data.changeSummary).toContain('Ivan Testovich');
     expect(ivanAfter.state.followUpCaseReferences).toHaveLength(1);
     const followUp = (await loadCase(es.store, ivanAfter.state.followUpCaseReferences[0]!)).state!;
