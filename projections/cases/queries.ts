@@ -97,3 +97,17 @@ export async function caseDecisions(
   );
   return new Map(rows.map((row) => [row.case_reference, row.decision]));
 }
+
+/** The cases of a subject in one group of an account (monitoring's baseline: what reviewers saw). */
+export async function caseReferencesOfSubject(
+  db: Queryable,
+  scope: { accountId: string; groupId: string; subjectReference: string },
+): Promise<string[]> {
+  const { rows } = await db.query<{ case_reference: string }>(
+    `SELECT case_reference FROM case_views
+      WHERE account_id = $1 AND group_id = $2 AND state->'subject'->>'subjectReference' = $3
+      ORDER BY created_at, case_reference`,
+    [scope.accountId, scope.groupId, scope.subjectReference],
+  );
+  return rows.map((row) => row.case_reference);
+}

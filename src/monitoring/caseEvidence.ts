@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { caseReferencesOfSubject } from '../../projections/cases/queries.js';
 import type { ReviewStatus } from '../cases/caseEvents.js';
 import { readCase } from '../cases/caseReadModel.js';
 import type { CaseState } from '../cases/caseState.js';
@@ -16,22 +17,21 @@ import type { CaseEvidence } from './runEvaluation.js';
  * A match presented counts as observed, so enrolling right after a case does not alert it again; a
  * match reviewed `not_relevant` stays quiet unless the party changes materially.
  */
+const UNDEFINED_TABLE = '42P01';
+
 export async function caseEvidence(
   deps: { pool: pg.Pool; store: EventStore },
   scope: { accountId: string; groupId: string; subjectReference: string; alsoCase?: string },
 ): Promise<CaseEvidence> {
   const db = deps.pool;
-  const { rows: found } = await db.query<{ case_reference: string }>(
-    `SELECT case_reference FROM case_views
-      WHERE account_id = $1 AND group_id = $2 AND state->'subject'->>'subjectReference' = $3`,
-    [scope.accountId, scope.groupId, scope.subjectReference],
-  );
+  const found = await caseReferencesOfSubject(db, scope).catch((error: unknown) => {
+    // A database only migrated (a tool, a test) has no read model yet: the enrolling case still counts.
+    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return [];
+    throw error;
+  });
   // Each case as its stream is now (the read model may lag a check that just completed), and the
   // case that enrolled the subject even when the read model has not seen it yet.
-  const references = new Set([
-    ...found.map((row) => row.case_reference),
-    ...(scope.alsoCase ? [scope.alsoCase] : []),
-  ]);
+  const references = new Set([...found, ...(scope.alsoCase ? [scope.alsoCase] : [])]);
   const rows: { state: CaseState }[] = [];
   for (const reference of references) {
     const state = await readCase(db, deps.store, reference);

@@ -106,7 +106,12 @@ describe('monitoring when a list changes', () => {
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-    return { status: response.status, body: (await response.json()) as { data: Record<string, any> } };
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        data: { case_reference: string; subject: { subject_reference: string } };
+      },
+    };
   }
 
   /** A case of the subject with monitoring enabled; its subject reference and the configuration id. */
@@ -118,9 +123,9 @@ describe('monitoring when a list changes', () => {
       monitoring: { enable: true, owner_user_id: ownerId },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const subjectReference = created.body.data.subject.subject_reference as string;
+    const subjectReference = created.body.data.subject.subject_reference;
     return {
-      caseReference: created.body.data.case_reference as string,
+      caseReference: created.body.data.case_reference,
       subjectReference,
       configId: monitoringConfigId(accountId, subjectReference, groupId),
     };

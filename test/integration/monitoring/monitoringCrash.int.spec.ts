@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCase } from '../../../src/cases/caseStream.js';
+import { candidateCaseReference } from '../../../src/cases/references.js';
+import { IndexManager } from '../../../src/checks/indexManager.js';
+import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js';
+import { followUpEventId } from '../../../src/monitoring/followUpCase.js';
+import { enrollSubject } from '../../../src/monitoring/monitoringService.js';
+import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
+import { type RunJobDeps, runMonitoringJob } from '../../../src/monitoring/runJob.js';
+import { sourceFormats } from '../../../src/screening/parsers/registry.js';
+import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
+import { decideSubject } from '../../../src/subjects/subjectDecide.js';
+import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
+import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
+import { fixturePath } from '../../support/parsedEntities.js';
+import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+
+/**
+ * A run's steps one by one, with the process "dying" between them (an append that throws, as a
+ * kill would leave it), then the job taken over: every alert is kept and one run opens one
+ * follow-up case, also when two workers take the same job at once.
+ */
+
+const ACTOR = { type: 'api_client' as const, id: 'key', displayName: 'test key' };
+
+/** The real store, except that the appends `failWhen` picks throw after (or instead of) landing. */
+function dyingStore(
+  store: EventStore,
+  failWhen: (stream: string, events: NewEvent[]) => 'before' | 'after' | null,
+) {
+  return {
+    ...store,
+    kind: store.kind,
+    readStream: store.readStream.bind(store),
+    async appendToStream(
+      stream: string,
+      events: NewEvent[],
+      options?: Parameters<EventStore['appendToStream']>[2],
+    ) {
+      const when = failWhen(stream, events);
+      if (when === 'before') throw new Error(`died before appending to ${stream}`);
+      const result = await store.appendToStream(stream, events, options);
+      if (when === 'after') throw new Error(`died after appending to ${stream}`);
+      return result;
+    },
+  } as EventStore;
+}
+
+describe('a monitoring run interrupted at each step', () => {
+  let es: TestEventStore;
+  let accountId = '';
+  let groupId = '';
+  let indexManager: IndexManager;
+
+  beforeAll(async () => {
+    es = await openTestEventStore();
+    const workspace = await createWorkspace(es.db.pool, { name: 'Crashes' });
+    accountId = workspace.account.id;
+    groupId = workspace.defaultGroup.id;
+    await loadSnapshot(es.db.pool, {
+      format: sourceFormats['un-xml']!,
+      paths: [fixturePath('un-xml', 'monitoring', 'v1.xml')],
+    });
+    indexManager = new IndexManager({ pool: es.db.pool });
+  });
+
+  afterAll(async () => {
+    indexManager?.close();
+    await es?.close();
+  });
+
+  /** A subject named `name` enrolled in the default group (its baseline will alert: no case saw it). */
+  async function enrolled(name: string) {
+    const subjectReference = `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    const now = new Date().toISOString();
+    await subjectCommandHandler.handle(
+      es.store,
+      subjectReference,
+      (state) =>
+        decideSubject(
+          {
+            type: 'UseSubject',
+            subjectReference,
+            accountId,
+            named: false,
+            groupId,
+            visibleGroupIds: [groupId],
+            sent: { name, type: 'person' },
+            now,
+          },
+          state,
+        ),
+      () => randomUUID(),
+    );
+    const ids = new Map<number, string>();
+    const outcome = await enrollSubject(
+      { pool: es.db.pool, store: es.store, clock: () => new Date() },
+      { accountId, actor: ACTOR, visibleGroupIds: [groupId] },
+      {
+        subjectReference,
+        groupId,
+        checkTypes: ['sanctions'],
+        ownerUserId: null,
+        collaboratorUserIds: undefined,
+        status: undefined,
+        metadata: undefined,
+        enrolledFrom: { kind: 'api' },
+      },
+      (i) => ids.get(i) ?? ids.set(i, randomUUID()).get(i)!,
+    );
+    if (!outcome.ok) throw new Error(outcome.rejection.message);
+    const id = outcome.value.state.monitoringConfigId;
+    return {
+      id,
+      job: { runId: `run_${id.slice(4)}`, monitoringConfigId: id, trigger: { kind: 'enrollment' as const } },
+    };
+  }
+
+  const deps = (store: EventStore): RunJobDeps => ({
+    pool: es.db.pool,
+    store,
+    indexManager,
+    staleAfterMs: 3650 * 86_400_000,
+    clock: () => new Date(),
+  });
+
+  async function history(id: string) {
+    return (await monitoringCommandHandler.load(es.store, id)).events.map((stored) => stored.event);
+  }
+
+  /** The follow-up cases opened for the run: its candidate references holding its events. */
+  async function followUpCases(runId: string) {
+    const found: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const reference = candidateCaseReference('monitoring', runId, attempt);
+      const { events } = await loadCase(es.store, reference);
+      if (events.some((event) => event.id === followUpEventId(runId, 'case', 0))) found.push(reference);
+    }
+    return found;
+  }
+
+  it('dies after recording the run, before its follow-up case: the retry opens the one case and records it', async () => {
+    const { id, job } = await enrolled('Ivan Testov');
+    const dying = dyingStore(es.store, (stream) => (stream.startsWith('case-') ? 'before' : null));
+    await expect(runMonitoringJob(deps(dying), job)).rejects.toThrow(/died before appending to case-/);
+    const afterCrash = await history(id);
+    expect(afterCrash.map((event) => event.type)).toEqual([
+      'MonitoringConfigCreated',
+      'MonitoringRunStarted',
+      'MonitoringRunCompleted',
+      'MonitoringAlertRaised',
+      'FollowUpCaseRequested',
+    ]);
+
+    const retried = await runMonitoringJob(deps(es.store), job);
+    expect(retried).toMatchObject({ kind: 'already_recorded', result: 'new_matches' });
+    const events = await history(id);
+    expect(events.filter((event) => event.type === 'MonitoringAlertRaised')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'FollowUpCaseCreated')).toHaveLength(1);
+    if (retried.kind !== 'already_recorded')
+      throw new Error(`the retry did not find the run: ${retried.kind}`);
+    expect(await followUpCases(job.runId)).toEqual([retried.followUpCaseReference]);
+  });
+
+  it('dies after opening the case, before recording it: the retry finds that case instead of opening another', async () => {
+    const { id, job } = await enrolled('Ivan Testov');
+    const dying = dyingStore(es.store, (stream, events) =>
+      stream === `monitoringConfig-${id}` && events.length === 1 && events[0]!.type === 'FollowUpCaseCreated'
+        ? 'before'
+        : null,
+    );
+    await expect(runMonitoringJob(deps(dying), job)).rejects.toThrow(
+      /died before appending to monitoringConfig-/,
+    );
+    const opened = await followUpCases(job.runId);
+    expect(opened).toHaveLength(1);
+
+    const retried = await runMonitoringJob(deps(es.store), job);
+    expect(retried).toMatchObject({ kind: 'already_recorded', followUpCaseReference: opened[0] });
+    expect(await followUpCases(job.runId)).toEqual(opened);
+    expect((await history(id)).filter((event) => event.type === 'FollowUpCaseCreated')).toHaveLength(1);
+  });
+
+  it('dies after the run landed but before it answered: the retry and a concurrent worker record nothing twice', async () => {
+    const { id, job } = await enrolled('Ivan Testov');
+    const dying = dyingStore(es.store, (stream, events) =>
+      stream === `monitoringConfig-${id}` && events[0]?.type === 'MonitoringRunStarted' ? 'after' : null,
+    );
+    await expect(runMonitoringJob(deps(dying), job)).rejects.toThrow(/died after appending/);
+
+    const both = await Promise.all([
+      runMonitoringJob(deps(es.store), job),
+      runMonitoringJob(deps(es.store), job),
+    ]);
+    for (const outcome of both) expect(outcome.kind).toBe('already_recorded');
+    const events = await history(id);
+    expect(events.filter((event) => event.type === 'MonitoringRunStarted')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'MonitoringAlertRaised')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'FollowUpCaseCreated')).toHaveLength(1);
+    expect(await followUpCases(job.runId)).toHaveLength(1);
+  });
+});
