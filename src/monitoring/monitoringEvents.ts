@@ -53,6 +53,7 @@ export type RunTrigger =
   | { kind: 'resume' }
   | { kind: 'check_types_changed' }
   | { kind: 'schedule' }
+  | { kind: 'subject_changed' }
   | { kind: 'operator' };
 
 /**

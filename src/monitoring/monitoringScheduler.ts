@@ -4,6 +4,7 @@ import { CASE_CATEGORY, type CaseCreated } from '../cases/caseEvents.js';
 import type { Queryable } from '../db/sql.js';
 import type { EventStore, RecordedEvent } from '../eventStore/eventStore.js';
 import { type SnapshotBecameCurrent, SOURCE_DATASET_CATEGORY } from '../screening/snapshots/datasetStream.js';
+import { SUBJECT_CATEGORY } from '../subjects/subjectEvents.js';
 import type { SubscriptionHandler } from '../subscriptions/handler.js';
 import { MONITORING_CATEGORY, type MonitoringEvent, type RunTrigger } from './monitoringEvents.js';
 import { monitoringRunId } from './monitoringReferences.js';
@@ -20,6 +21,7 @@ import { enrollSubject } from './monitoringService.js';
  * - CaseCreated with `monitoring.enable`: enrolls the subject in the case's group (an append to the
  *   config stream with ids derived from the case event, so a batch seen again changes nothing).
  * - SnapshotBecameCurrent (the `sourceDataset` streams): a sweep of that list version.
+ * - SubjectUpdated: the subject's configurations run again with its new details.
  */
 export const MONITORING_SCHEDULER_SUBSCRIPTION_ID = 'reactor:monitoring_scheduler';
 
@@ -54,6 +56,30 @@ export function runsOf(events: readonly RecordedEvent[]): QueuedRun[] {
     }
   }
   return runs;
+}
+
+/**
+ * The runs a change of a subject's details triggers: every configuration of the subject, in any
+ * group of its account (read from `monitoring_configs`; a configuration enrolled a moment ago and
+ * not there yet screens the subject as it is now at its baseline anyway).
+ */
+async function runsOfSubjectChanges(tx: Queryable, events: readonly RecordedEvent[]): Promise<QueuedRun[]> {
+  const updates = events.filter(
+    (event) => event.category === SUBJECT_CATEGORY && event.type === 'SubjectUpdated',
+  );
+  if (updates.length === 0) return [];
+  const references = updates.map((event) => event.streamName.slice(SUBJECT_CATEGORY.length + 1));
+  const { rows } = await tx.query<{ id: string; subject_reference: string }>(
+    `SELECT monitoring_config_id AS id, subject_reference FROM monitoring_configs
+      WHERE subject_reference = ANY($1::text[]) AND status = 'active'`,
+    [references],
+  );
+  return updates.flatMap((event) => {
+    const reference = event.streamName.slice(SUBJECT_CATEGORY.length + 1);
+    return rows
+      .filter((row) => row.subject_reference === reference)
+      .map((row) => queuedRun(row.id, { kind: 'subject_changed' }, `subject:${event.id}`));
+  });
 }
 
 export async function insertRuns(db: Queryable, runs: readonly QueuedRun[]): Promise<number> {
@@ -137,10 +163,10 @@ export function monitoringSchedulerHandler(deps: {
 }): SubscriptionHandler {
   return {
     subscriptionId: MONITORING_SCHEDULER_SUBSCRIPTION_ID,
-    categories: [MONITORING_CATEGORY, CASE_CATEGORY, SOURCE_DATASET_CATEGORY],
+    categories: [MONITORING_CATEGORY, CASE_CATEGORY, SOURCE_DATASET_CATEGORY, SUBJECT_CATEGORY],
     async handle(events, tx) {
       await enrollFromCases(deps, events);
-      await insertRuns(tx, runsOf(events));
+      await insertRuns(tx, [...runsOf(events), ...(await runsOfSubjectChanges(tx, events))]);
       await insertSweeps(tx, events);
     },
   };

@@ -248,5 +248,22 @@ describe('monitoring when a list changes', () => {
         verifyWebhook({ secrets: secret, headers: delivery.headers, rawBody: delivery.rawBody }),
       ).not.toThrow();
     }
+
+    // A case that reuses Ivan's subject with newer details: his configuration runs on them.
+    const updated = await request('POST', '/v1/cases', {
+      subject: {
+        mode: 'create_or_reuse',
+        subject_reference: ivan.subjectReference,
+        birth_date: { year: 1970, month: 1, day: 1 },
+      },
+      checks: { types: ['sanctions'] },
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(201);
+    await eventually(async () => {
+      const { state } = await config(ivan.configId);
+      expect(state.latestRun?.trigger.kind).toBe('subject_changed');
+      expect(state.latestRun?.status).toBe('completed');
+      expect(state.subject.birthDate).toMatchObject({ year: 1970, month: 1, day: 1 });
+    }, 60_000);
   }, 180_000);
 });
