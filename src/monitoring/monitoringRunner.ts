@@ -18,7 +18,7 @@ import { describeError } from '../subscriptions/failurePolicy.js';
 import { createSubscriptionRunner, type SubscriptionRunner } from '../subscriptions/subscriptionRunner.js';
 import type { RunTrigger } from './monitoringEvents.js';
 import { insertRuns, monitoringSchedulerHandler, queuedRun } from './monitoringScheduler.js';
-import { runMonitoringJob } from './runJob.js';
+import { recordFailedRun, runMonitoringJob } from './runJob.js';
 import { sweepSnapshot } from './sweep.js';
 
 /**
@@ -40,6 +40,8 @@ const RUN_LEASE_MS = 120_000;
 const SWEEP_LEASE_MS = 600_000;
 const LATER_MS = 2_000;
 const RETRY_MS = 30_000;
+/** Attempts of a run that throws before it is recorded failed. */
+export const RUN_ATTEMPTS = 3;
 
 export interface MonitoringOptions {
   pool: pg.Pool;
@@ -52,6 +54,8 @@ export interface MonitoringOptions {
   staleAfterMs: number;
   pollMs?: number;
   tickMs?: number;
+  /** The wait before a run or sweep that threw is tried again (30 s). */
+  retryMs?: number;
   clock?: () => Date;
 }
 
@@ -60,6 +64,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const pollMs = options.pollMs ?? 1_000;
+  const retryMs = options.retryMs ?? RETRY_MS;
   const stopping = new AbortController();
   const wakeups = new IdleWorkerWakeups();
   const idleWaiters = new Set<() => void>();
@@ -104,7 +109,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
         { snapshotId: claim.key, error: describeError(error) },
         'monitoring sweep failed; retrying',
       );
-      await retryLater(pool, SWEEP_QUEUE, claim, RETRY_MS, describeError(error)).catch(() => {});
+      await retryLater(pool, SWEEP_QUEUE, claim, retryMs, describeError(error)).catch(() => {});
     }
   }
 
@@ -131,8 +136,18 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
         await release(pool, RUN_QUEUE, claim).catch(() => {});
         return;
       }
-      logger.warn({ ...job, error: describeError(error) }, 'monitoring run failed; retrying');
-      await retryLater(pool, RUN_QUEUE, claim, RETRY_MS, describeError(error)).catch(() => {});
+      const message = describeError(error);
+      if (claim.attempts >= RUN_ATTEMPTS) {
+        // The last attempt: the run is recorded as failed, with its message, rather than retried forever.
+        logger.error({ ...job, error: message }, 'monitoring run failed');
+        await recordFailedRun({ store, clock }, job, message)
+          .then(() => markDone(pool, RUN_QUEUE, claim, message))
+          .catch(() => retryLater(pool, RUN_QUEUE, claim, retryMs, message))
+          .catch(() => {});
+        return;
+      }
+      logger.warn({ ...job, error: message }, 'monitoring run failed; retrying');
+      await retryLater(pool, RUN_QUEUE, claim, retryMs, message).catch(() => {});
     }
   }
 

@@ -79,6 +79,45 @@ export async function runMonitoringJob(
   };
 }
 
+/**
+ * Records the run as failed with the error that stopped it (after the worker's last attempt): the
+ * configuration shows `failed` and the message, and the next trigger runs it again.
+ */
+export async function recordFailedRun(
+  deps: Pick<RunJobDeps, 'store' | 'clock'>,
+  job: { runId: string; monitoringConfigId: string; trigger: RunTrigger },
+  errorMessage: string,
+): Promise<void> {
+  const now = deps.clock().toISOString();
+  await monitoringCommandHandler.handle(
+    deps.store,
+    job.monitoringConfigId,
+    (state) =>
+      state === null
+        ? decideMonitoring({ type: 'RecordRun', basedOnRevision: -1, events: [] }, state)
+        : decideMonitoring(
+            {
+              type: 'RecordRun',
+              basedOnRevision: state.revision,
+              events: [
+                {
+                  type: 'MonitoringRunStarted',
+                  data: {
+                    runId: job.runId,
+                    trigger: job.trigger,
+                    checkTypes: state.checkTypes,
+                    occurredAt: now,
+                  },
+                },
+                { type: 'MonitoringRunFailed', data: { runId: job.runId, errorMessage, occurredAt: now } },
+              ],
+            },
+            state,
+          ),
+    runEventId(job.runId, 'run'),
+  );
+}
+
 /** Why this run must not be made now: a paused config, or a baseline whose case is still screening. */
 async function notYet(
   deps: RunJobDeps,

@@ -5,14 +5,17 @@ import { candidateCaseReference } from '../../../src/cases/references.js';
 import { IndexManager } from '../../../src/checks/indexManager.js';
 import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js';
 import { followUpEventId } from '../../../src/monitoring/followUpCase.js';
+import { RUN_ATTEMPTS, startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
 import { enrollSubject } from '../../../src/monitoring/monitoringService.js';
 import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
 import { type RunJobDeps, runMonitoringJob } from '../../../src/monitoring/runJob.js';
 import { sourceFormats } from '../../../src/screening/parsers/registry.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
+import { silentLogger } from '../../../src/shared/logger.js';
 import { decideSubject } from '../../../src/subjects/subjectDecide.js';
 import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
+import { eventually } from '../../support/eventually.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -180,6 +183,41 @@ describe('a monitoring run interrupted at each step', () => {
     expect(retried).toMatchObject({ kind: 'already_recorded', followUpCaseReference: opened[0] });
     expect(await followUpCases(job.runId)).toEqual(opened);
     expect((await history(id)).filter((event) => event.type === 'FollowUpCaseCreated')).toHaveLength(1);
+  });
+
+  it('records a run that keeps throwing as failed, with its message, after the last attempt', async () => {
+    const broken = new IndexManager({
+      pool: es.db.pool,
+      load: () => Promise.reject(new Error('the index cannot be built: disk full')),
+    });
+    const monitoring = startMonitoring({
+      pool: es.db.pool,
+      databaseUrl: es.db.url,
+      store: es.store,
+      indexManager: broken,
+      logger: silentLogger,
+      workers: 1,
+      intervalMs: 86_400_000,
+      staleAfterMs: 3650 * 86_400_000,
+      pollMs: 50,
+      retryMs: 10,
+    });
+    try {
+      const { id } = await enrolled('Ivan Testov');
+      await eventually(async () => {
+        const { state } = await monitoringCommandHandler.load(es.store, id);
+        expect(state?.latestResult).toBe('failed');
+        expect(state?.latestResultSummary).toMatch(/disk full/);
+      }, 30_000);
+      const { rows } = await es.db.pool.query(
+        `SELECT status, attempts FROM monitoring_jobs WHERE monitoring_config_id = $1`,
+        [id],
+      );
+      expect(rows).toEqual([{ status: 'done', attempts: RUN_ATTEMPTS }]);
+    } finally {
+      await monitoring.stop();
+      broken.close();
+    }
   });
 
   it('dies after the run landed but before it answered: the retry and a concurrent worker record nothing twice', async () => {
