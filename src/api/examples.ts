@@ -525,7 +525,7 @@ export const WEBHOOK_EXAMPLES: Record<
     {
       monitoring_config_id: MONITORING_CONFIG_ID,
       monitoring_run_id: 'run_8186b7035bea2f66ebe27c1f',
-      alert_id: 'alert_22ab65a3ce8277f104ebe2ae',
+      alert_id: 'alt_22ab65a3ce8277f104ebe2ae',
       subject_reference: SUBJECT_REFERENCE,
       screening_type: 'sanctions',
       matched_name: PENDING_MATCH.display_name,
