@@ -1,4 +1,5 @@
 import type { FoundMatch, SnapshotUsed } from '../../src/cases/caseEvents.js';
+import { foundMatchFields } from '../../src/cases/http/caseResources.js';
 import type {
   MonitoringAlertRaised,
   MonitoringRunStarted,
@@ -154,17 +155,7 @@ export function snapshotObject(observation: Observation | null): SnapshotObject 
 export function currentMatchObject(match: FoundMatch | null): Record<string, unknown> | null {
   if (!match) return null;
   return {
-    match_id: match.matchId,
-    rank: match.rank,
-    display_name: match.displayName,
-    score: match.score,
-    matched_entity_id: match.matchedEntityId,
-    match_type: match.matchType,
-    reason: match.reason,
-    sources: match.sources,
-    source_record_ref: match.sourceRecordRef,
-    source_snapshot_id: match.sourceSnapshotId,
-    supporting_fields: match.supportingFields,
+    ...foundMatchFields(match),
     topics: match.topics,
     datasets: match.datasets,
   };

@@ -1,6 +1,7 @@
+import type { SubjectDetails } from '../../subjects/subjectEvents.js';
 import type { KeyGrant } from '../../workspace/keyPolicy.js';
 import { caseGuidance, checkBlockingItems, checkGuidance, requiresHumanReview } from '../caseActions.js';
-import type { Actor } from '../caseEvents.js';
+import type { Actor, FoundMatch } from '../caseEvents.js';
 import { actorResource } from '../caseEventView.js';
 import type { CaseState, CheckState, MatchState, MaterialState } from '../caseState.js';
 
@@ -16,12 +17,12 @@ export function actorLabel(actor: Actor | null): string | null {
   return actor.id ? `${actor.type}:${actor.id}` : actor.type;
 }
 
-export function matchResource(match: MatchState) {
+/** What a match found by screening shows, before any review (also a monitoring alert's `current_match`). */
+export function foundMatchFields(match: FoundMatch) {
   return {
     match_id: match.matchId,
     rank: match.rank,
     display_name: match.displayName,
-    review_status: match.reviewStatus,
     score: match.score,
     matched_entity_id: match.matchedEntityId,
     match_type: match.matchType,
@@ -30,6 +31,25 @@ export function matchResource(match: MatchState) {
     source_record_ref: match.sourceRecordRef,
     source_snapshot_id: match.sourceSnapshotId,
     supporting_fields: match.supportingFields,
+  };
+}
+
+/** The subject as screened, as cases and monitoring configurations show it (without its metadata). */
+export function subjectFields(subject: SubjectDetails & { subjectReference: string }) {
+  return {
+    subject_reference: subject.subjectReference,
+    type: subject.type,
+    display_name: subject.displayName,
+    countries: subject.countries,
+    birth_date: subject.birthDate,
+    external_reference: subject.externalReference,
+  };
+}
+
+export function matchResource(match: MatchState) {
+  return {
+    ...foundMatchFields(match),
+    review_status: match.reviewStatus,
     review: match.review
       ? {
           status: match.review.status,
@@ -118,12 +138,7 @@ export function caseResource(state: CaseState, key: KeyGrant) {
   return {
     case_reference: state.caseReference,
     subject: {
-      subject_reference: subject.subjectReference,
-      type: subject.type,
-      display_name: subject.displayName,
-      countries: subject.countries,
-      birth_date: subject.birthDate,
-      external_reference: subject.externalReference,
+      ...subjectFields(subject),
       metadata: subject.metadata,
     },
     group_id: state.groupId,

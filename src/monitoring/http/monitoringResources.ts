@@ -1,5 +1,6 @@
 import type { StoredAlert, StoredRun } from '../../../projections/monitoring/activityQueries.js';
 import type { RunResult } from '../../../projections/monitoring/monitoringActivityRecords.js';
+import { subjectFields } from '../../cases/http/caseResources.js';
 import { apiScore, confidenceBand } from '../../screening/scoring/confidenceBand.js';
 import type { KeyGrant } from '../../workspace/keyPolicy.js';
 import { hasScope } from '../../workspace/keyPolicy.js';
@@ -71,14 +72,7 @@ export function monitoringConfigResource(
     created_at: state.createdAt,
     updated_at: state.updatedAt,
     subject_reference: subject.subjectReference,
-    subject: {
-      subject_reference: subject.subjectReference,
-      type: subject.type,
-      display_name: subject.displayName,
-      countries: subject.countries,
-      birth_date: subject.birthDate,
-      external_reference: subject.externalReference,
-    },
+    subject: subjectFields(subject),
     group: context.group
       ? { id: context.group.id, name: context.group.name, slug: context.group.slug }
       : null,
