@@ -1,3 +1,12 @@
+import {
+  claimNext,
+  type LeasedQueue,
+  type LeaseIdentity,
+  markDone,
+  release,
+  renewLease as renewQueueLease,
+  retryLater,
+} from '../db/leasedQueue.js';
 import type { Queryable } from '../db/sql.js';
 import type { CheckType } from '../screening/checkTypes.js';
 
@@ -75,9 +84,6 @@ function toJob(row: JobRow): CheckJob {
   };
 }
 
-/** Milliseconds as an interval parameter. */
-const interval = (parameter: string) => `make_interval(secs => ${parameter}::double precision / 1000)`;
-
 /**
  * Queues jobs; a job already there (a replayed event) is left as it is. Run inside the scheduler's
  * checkpoint transaction: the rows and the checkpoint move commit together.
@@ -104,9 +110,8 @@ export async function insertJobs(db: Queryable, jobs: readonly NewCheckJob[]): P
   return result.rowCount ?? 0;
 }
 
-// A row's due time: when a queued row may be tried again, when a running row's lease runs out.
-// The same expression as the index check_jobs_due, so the claim reads that index in order.
-const DUE = `(CASE WHEN status = 'running' THEN lease_until ELSE next_attempt_at END)`;
+/** check_jobs as a leased work table (src/db/leasedQueue.ts: due rows, claims, leases). */
+const CHECK_QUEUE: LeasedQueue = { table: 'check_jobs', key: 'check_reference' };
 
 /**
  * Claims the job that has been due longest, if any: a queued job whose next attempt has come, or a
@@ -118,32 +123,9 @@ export async function claimNextJob(
   owner: string,
   leaseMs: number,
 ): Promise<ClaimedJob | undefined> {
-  const { rows } = await db.query<JobRow & { took_over: boolean }>(
-    `WITH next AS (
-       SELECT check_reference, status = 'running' AS took_over
-         FROM check_jobs
-        WHERE status <> 'done' AND ${DUE} <= now()
-        ORDER BY ${DUE}, check_reference
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED
-     )
-     UPDATE check_jobs j
-        SET status = 'running',
-            attempts = j.attempts + 1,
-            lease_owner = $1,
-            lease_until = now() + ${interval('$2')},
-            last_error = CASE WHEN next.took_over
-                              THEN format('attempt %s: the lease of %s expired', j.attempts, j.lease_owner)
-                              ELSE j.last_error END,
-            updated_at = now()
-       FROM next
-      WHERE j.check_reference = next.check_reference
-     RETURNING ${COLUMNS}, next.took_over`,
-    [owner, leaseMs],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  return { ...(toJob(row) as ClaimedJob), tookOver: row.took_over };
+  const claim = await claimNext(db, CHECK_QUEUE, owner, leaseMs);
+  if (!claim) return undefined;
+  return { ...(toJob(claim.row as unknown as JobRow) as ClaimedJob), tookOver: claim.tookOver };
 }
 
 export interface Claim {
@@ -152,60 +134,33 @@ export interface Claim {
   attempts: number;
 }
 
-const OWNED = `check_reference = $1 AND lease_owner = $2 AND attempts = $3 AND status = 'running'`;
-const claimParams = (claim: Claim) => [claim.checkReference, claim.leaseOwner, claim.attempts];
+const identity = (claim: Claim): LeaseIdentity => ({
+  key: claim.checkReference,
+  leaseOwner: claim.leaseOwner,
+  attempts: claim.attempts,
+});
 
 /** Extends the lease; false when the claim is no longer this worker's (it expired and was taken over). */
-export async function renewLease(db: Queryable, claim: Claim, leaseMs: number): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE check_jobs SET lease_until = now() + ${interval('$4')}, updated_at = now() WHERE ${OWNED}`,
-    [...claimParams(claim), leaseMs],
-  );
-  return result.rowCount === 1;
+export function renewLease(db: Queryable, claim: Claim, leaseMs: number): Promise<boolean> {
+  return renewQueueLease(db, CHECK_QUEUE, identity(claim), leaseMs);
 }
 
 /** The check ended (completed or failed on its stream): nothing more to do. `note` is kept for operators. */
-export async function markJobDone(db: Queryable, claim: Claim, note: string | null = null): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE check_jobs
-        SET status = 'done', lease_owner = NULL, lease_until = NULL,
-            last_error = COALESCE($4, last_error), updated_at = now()
-      WHERE ${OWNED}`,
-    [...claimParams(claim), note],
-  );
-  return result.rowCount === 1;
+export function markJobDone(db: Queryable, claim: Claim, note: string | null = null): Promise<boolean> {
+  return markDone(db, CHECK_QUEUE, identity(claim), note);
 }
 
 /** A transient failure: back to the queue, to be tried again after `delayMs`. */
-export async function retryJobLater(
-  db: Queryable,
-  claim: Claim,
-  delayMs: number,
-  error: string,
-): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE check_jobs
-        SET status = 'queued', lease_owner = NULL, lease_until = NULL,
-            next_attempt_at = now() + ${interval('$4')}, last_error = $5, updated_at = now()
-      WHERE ${OWNED}`,
-    [...claimParams(claim), delayMs, error],
-  );
-  return result.rowCount === 1;
+export function retryJobLater(db: Queryable, claim: Claim, delayMs: number, error: string): Promise<boolean> {
+  return retryLater(db, CHECK_QUEUE, identity(claim), delayMs, error);
 }
 
 /**
  * Gives a claim back untouched (the worker is stopping before it wrote anything for the check): due
  * at once, and the attempt it counted is given back, since none was made.
  */
-export async function releaseJob(db: Queryable, claim: Claim): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE check_jobs
-        SET status = 'queued', lease_owner = NULL, lease_until = NULL, attempts = attempts - 1,
-            next_attempt_at = now(), updated_at = now()
-      WHERE ${OWNED}`,
-    claimParams(claim),
-  );
-  return result.rowCount === 1;
+export function releaseJob(db: Queryable, claim: Claim): Promise<boolean> {
+  return release(db, CHECK_QUEUE, identity(claim));
 }
 
 export async function findJob(db: Queryable, checkReference: string): Promise<CheckJob | undefined> {

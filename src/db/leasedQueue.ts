@@ -15,11 +15,16 @@ export interface LeasedQueue {
   readonly key: string;
 }
 
-export interface QueueClaim {
+/** Who holds a row, and on which attempt: every update of a claimed row names all three. */
+export interface LeaseIdentity {
   key: string;
   leaseOwner: string;
   attempts: number;
+}
+
+export interface QueueClaim extends LeaseIdentity {
   tookOver: boolean;
+  /** The claimed row, as updated by the claim. */
   row: Record<string, unknown>;
 }
 
@@ -41,7 +46,11 @@ export async function claimNext(
         FOR UPDATE SKIP LOCKED)
      UPDATE ${table} j
         SET status = 'running', attempts = j.attempts + 1, lease_owner = $1,
-            lease_until = now() + ${interval('$2')}, updated_at = now()
+            lease_until = now() + ${interval('$2')},
+            last_error = CASE WHEN next.took_over
+                              THEN format('attempt %s: the lease of %s expired', j.attempts, j.lease_owner)
+                              ELSE j.last_error END,
+            updated_at = now()
        FROM next WHERE j.${key} = next.${key}
      RETURNING j.*, next.took_over`,
     [owner, leaseMs],
@@ -59,12 +68,27 @@ export async function claimNext(
 
 const owned = (queue: LeasedQueue) =>
   `${queue.key} = $1 AND lease_owner = $2 AND attempts = $3 AND status = 'running'`;
-const claimParams = (claim: QueueClaim) => [claim.key, claim.leaseOwner, claim.attempts];
+const claimParams = (claim: LeaseIdentity) => [claim.key, claim.leaseOwner, claim.attempts];
 
+/** Extends the lease; false when the claim is no longer this worker's (it expired and was taken over). */
+export async function renewLease(
+  db: Queryable,
+  queue: LeasedQueue,
+  claim: LeaseIdentity,
+  leaseMs: number,
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE ${queue.table} SET lease_until = now() + ${interval('$4')}, updated_at = now() WHERE ${owned(queue)}`,
+    [...claimParams(claim), leaseMs],
+  );
+  return result.rowCount === 1;
+}
+
+/** Finished: nothing more to do. `note` is kept in last_error for operators. */
 export async function markDone(
   db: Queryable,
   queue: LeasedQueue,
-  claim: QueueClaim,
+  claim: LeaseIdentity,
   note: string | null = null,
 ): Promise<boolean> {
   const result = await db.query(
@@ -76,10 +100,11 @@ export async function markDone(
   return result.rowCount === 1;
 }
 
+/** A transient failure: back to the queue, to be tried again after `delayMs`. */
 export async function retryLater(
   db: Queryable,
   queue: LeasedQueue,
-  claim: QueueClaim,
+  claim: LeaseIdentity,
   delayMs: number,
   error: string,
 ): Promise<boolean> {
@@ -93,7 +118,7 @@ export async function retryLater(
 }
 
 /** Back to the queue untouched (the worker stops before doing anything), the attempt given back. */
-export async function release(db: Queryable, queue: LeasedQueue, claim: QueueClaim): Promise<boolean> {
+export async function release(db: Queryable, queue: LeasedQueue, claim: LeaseIdentity): Promise<boolean> {
   const result = await db.query(
     `UPDATE ${queue.table} SET status = 'queued', lease_owner = NULL, lease_until = NULL,
             attempts = attempts - 1, next_attempt_at = now(), updated_at = now()
