@@ -151,7 +151,8 @@ export function snapshotsText(snapshots: readonly SnapshotUsed[]): string {
     .join(', ');
 }
 
-function enrolledFromText(from: EnrolledFrom): string {
+/** Where an enrollment came from, in words. */
+export function enrolledFromText(from: EnrolledFrom): string {
   switch (from.kind) {
     case 'api':
       return 'through the API';

@@ -1,6 +1,6 @@
 import type { StoredAlert, StoredRun } from '../../../projections/monitoring/activityQueries.js';
 import type { MonitoringHistoryEntry } from '../../monitoring/monitoringHistory.js';
-import { snapshotsText, triggerText } from '../../monitoring/monitoringHistory.js';
+import { enrolledFromText, snapshotsText, triggerText } from '../../monitoring/monitoringHistory.js';
 import type {
   ActivityLag,
   ConfigOverview,
@@ -62,11 +62,7 @@ export function overviewText(overview: ConfigOverview): string {
     'Collaborators',
     config.collaboratorUserIds.length > 0 ? config.collaboratorUserIds.join(', ') : 'none',
   );
-  const from = config.enrolledFrom;
-  row(
-    'Enrolled',
-    `${config.createdAt} ${from.kind === 'case' ? `from case ${from.caseReference}` : `by ${from.kind}`}`,
-  );
+  row('Enrolled', `${config.createdAt}, ${enrolledFromText(config.enrolledFrom)}`);
   row('Latest result', config.latestResult);
   row('Last checked', dash(config.lastCheckedAt));
   row('Last change detected', dash(config.lastChangeDetectedAt));
