@@ -6,6 +6,7 @@ import { CliInputError, type CommandHost, helpConfiguration, helpExamples } from
 import { type CliContext, withCliContext } from './context.js';
 import type { CliIo } from './io.js';
 import { registerKeyCommands } from './keyCommands.js';
+import { registerMonitoringCommands } from './monitoring/monitoringCommands.js';
 import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
 import { registerRequestLogCommands } from './requestLogCommands.js';
 import { registerScreenCommands } from './screening/screeningCommands.js';
@@ -29,7 +30,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   const program = new Command('casescreen')
     .description(
-      'Operate the case screening service: database, read models, workspaces and API keys, screening lists, screening, cases',
+      'Operate the case screening service: database, read models, workspaces and API keys, screening lists, screening, cases, monitoring',
     )
     .version(projectVersion(), '-V, --version', 'print the version')
     .exitOverride()
@@ -110,6 +111,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerSourceCommands(program, host);
   registerScreenCommands(program, host);
   registerCaseCommands(program, host);
+  registerMonitoringCommands(program, host);
   const webhooks = program
     .command('webhooks')
     .description('Webhook endpoints, deliveries and a local receiver')

@@ -54,7 +54,11 @@ export type RunTrigger =
   | { kind: 'check_types_changed' }
   | { kind: 'schedule' }
   | { kind: 'subject_changed' }
-  | { kind: 'operator' };
+  /**
+   * `casescreen monitoring rerun`: runs even when the config is paused (the CLI asks the operator
+   * to say so). The reason and the time of the request go into the run's start, for auditors.
+   */
+  | { kind: 'operator'; reason?: string | null; requestedAt?: string };
 
 /**
  * A (check type, listed party) pair the config has observed: presented to reviewers in a case of
