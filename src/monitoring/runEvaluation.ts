@@ -80,8 +80,10 @@ export function evaluateRun(input: RunInput): MonitoringEvent[] {
   }
   if (!input.index) throw new Error(`run ${runId}: no screening index`);
   const { snapshots } = input.sources;
-  const found = findParties(input.index, input, snapshots);
-  const unfound = followObserved(input.index, input, snapshots, found);
+  const searched = findParties(input.index, input, snapshots);
+  const followed = followObserved(input.index, input, snapshots, searched);
+  const found = [...searched, ...followed.stillMatching];
+  const { unfound } = followed;
   const presented = new Map(input.evidence.presented);
   for (const party of found) {
     const fingerprint = matchFingerprint(party.checkType, party.entity.id);
@@ -193,16 +195,19 @@ function findParties(
 
 /**
  * What became of every observed party the search did not return: scored on its own over all its
- * names (so a party the candidate search passed over is still followed), delisted when the current
- * list of its dataset no longer holds it for the check type, not screened when its dataset or
- * check type is no longer part of the run.
+ * names, so a party the candidate search passed over (or the profile's maximum cut) is still
+ * followed and, when it still reaches the threshold, still a match; delisted when the current list
+ * of its dataset no longer holds it for the check type; not screened when its dataset or check type
+ * is no longer part of the run.
  */
 function followObserved(
   index: ScreeningIndex,
   input: RunInput,
   snapshots: readonly SnapshotUsed[],
   found: readonly FoundParty[],
-): Map<string, Unfound> {
+): { unfound: Map<string, Unfound>; stillMatching: FoundParty[] } {
+  const planned = new Set(snapshots.map((snapshot) => snapshot.id));
+  const stillMatching: FoundParty[] = [];
   const subject = screeningSubjectOf(input.subject);
   const foundIds = new Set(found.map((party) => `${party.checkType}\n${party.entity.id}`));
   const screenedDatasets = new Set(snapshots.map((snapshot) => snapshot.dataset));
@@ -219,6 +224,25 @@ function followObserved(
       unfound.set(observation.fingerprint, { kind: 'delisted' });
       continue;
     }
+    if (scored.snapshotId === null || !planned.has(scored.snapshotId)) {
+      unfound.set(observation.fingerprint, { kind: 'not_screened' });
+      continue;
+    }
+    if (scored.explanation.score >= input.profile.threshold) {
+      const rank = found.filter((party) => party.checkType === observation.checkType).length + 1;
+      const [match] = foundMatchesOf(input.runId, [scored], snapshots, 1);
+      stillMatching.push({
+        checkType: observation.checkType,
+        entity: scored.entity,
+        snapshotId: scored.snapshotId,
+        score: match!.score,
+        match: {
+          ...match!,
+          rank: rank + stillMatching.filter((p) => p.checkType === observation.checkType).length,
+        },
+      });
+      continue;
+    }
     unfound.set(observation.fingerprint, {
       kind: 'below_threshold',
       entity: scored.entity,
@@ -226,7 +250,7 @@ function followObserved(
       score: scored.explanation.score,
     });
   }
-  return unfound;
+  return { unfound, stillMatching };
 }
 
 function plural(count: number, word: string): string {
