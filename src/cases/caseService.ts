@@ -1,7 +1,10 @@
 import type pg from 'pg';
+import { groupsOfSubjectCases } from '../../projections/cases/queries.js';
 import type { EventIds } from '../eventSourcing/commandHandler.js';
 import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { decideSubject } from '../subjects/subjectDecide.js';
+import { subjectCommandHandler } from '../subjects/subjectStream.js';
 import { findGroup, groupMembersAmong } from '../workspace/workspaceStore.js';
 import { saveAttachmentFile } from './attachmentFiles.js';
 import type { CaseRequester } from './caseAccess.js';
@@ -243,8 +246,60 @@ export const decideCase = caseUseCase<{
   notes: string | null;
 }>(({ decision, notes }, _state, { now, actor }) => ({ type: 'DecideCase', now, decision, notes, actor }));
 
-/** Moves the case to another group of its account, whose members must include the owner and collaborators. */
-export const changeGroup = caseUseCase<{ caseReference: string; groupId: string }>(
+/**
+ * Moves the case to another group of its account, whose members must include the owner and
+ * collaborators. The case's subject joins that group (SubjectUsedInGroup), as a case created there
+ * would make it: the group's keys see the case, so they see its subject (docs/cases.md, "Subjects").
+ */
+export async function changeGroup(
+  deps: CaseServiceDeps,
+  requester: CaseRequester,
+  input: { caseReference: string; groupId: string },
+  ids: EventIds,
+): Promise<Outcome<CaseChange>> {
+  const moved = await moveCase(deps, requester, input, ids);
+  if (!moved.ok) return moved;
+  const { state } = moved.value;
+  const subjectReference = state.subject.subjectReference;
+  // A subject stored before subjects recorded their groups belongs to the groups of its cases.
+  const groupsOfCases = [
+    ...(await groupsOfSubjectCases(deps.pool, { accountId: state.accountId, subjectReference })),
+    state.groupId,
+  ];
+  const joined = await subjectCommandHandler.handle(
+    deps.store,
+    subjectReference,
+    (subject) =>
+      subject === null
+        ? { ok: true, events: [] }
+        : decideSubject(
+            {
+              type: 'UseSubject',
+              subjectReference,
+              accountId: state.accountId,
+              named: true,
+              groupId: state.groupId,
+              // The operator moved the case: every group of the subject (or of its cases) is theirs to see.
+              visibleGroupIds: subject.groupIds.length > 0 ? subject.groupIds : groupsOfCases,
+              groupsOfCases,
+              sent: {},
+              now: deps.clock().toISOString(),
+            },
+            subject,
+          ),
+    (index) => ids(SUBJECT_EVENT_IDS + index),
+  );
+  if (!joined.ok)
+    throw new Error(
+      `the subject of case ${state.caseReference} could not join its group: ${joined.rejection.message}`,
+    );
+  return moved;
+}
+
+/** Subject events of a case move take ids from here on, apart from the case's. */
+const SUBJECT_EVENT_IDS = 100;
+
+const moveCase = caseUseCase<{ caseReference: string; groupId: string }>(
   async ({ groupId }, state, { deps, now, actor }) => {
     const group = await findGroup(deps.pool, groupId);
     if (!group) return reject('not_found', `no group ${groupId}`).rejection;

@@ -9,6 +9,8 @@ import type { Actor } from '../../../src/cases/caseEvents.js';
 import { caseEventResources } from '../../../src/cases/caseEventView.js';
 import { loadCase } from '../../../src/cases/caseStream.js';
 import { checkReference } from '../../../src/cases/references.js';
+import { decideSubject } from '../../../src/subjects/subjectDecide.js';
+import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { createCaseNow, createCaseWorkspace, createMember, runCase } from '../../support/caseApi.js';
 import { complete, start } from '../../support/caseBuilders.js';
 import { runCliCaptured } from '../../support/cli.js';
@@ -295,6 +297,35 @@ describe('casescreen cases: history, show and the operator commands', () => {
       const same = await cli('cases', 'move', reference, '--group', secondGroupId, '--user', users.alice);
       expect(same).toMatchObject({ code: 0, stdout: expect.stringContaining('Nothing recorded') });
       expect((await cli('cases', 'move', reference, '--group', 'nope', '--user', users.alice)).code).toBe(2);
+    });
+
+    it('moves the case’s subject into the new group too, so that group’s keys see what its case screens', async () => {
+      const reference = await createCase({ ownerUserId: users.bob });
+      const { state } = await loadCase(es.store, reference);
+      const subjectReference = state!.subject.subjectReference;
+      // The subject as POST /v1/cases leaves it: created in the case's group.
+      await subjectCommandHandler.handle(
+        es.store,
+        subjectReference,
+        (subject) =>
+          decideSubject(
+            {
+              type: 'UseSubject',
+              subjectReference,
+              accountId,
+              named: false,
+              groupId: defaultGroupId,
+              visibleGroupIds: [defaultGroupId],
+              sent: { name: 'Northwind Shipping Ltd', type: 'company' },
+              now: new Date().toISOString(),
+            },
+            subject,
+          ),
+        () => randomUUID(),
+      );
+      await cliJson('cases', 'move', reference, '--group', secondGroupId, '--user', users.alice);
+      const subject = (await subjectCommandHandler.load(es.store, subjectReference)).state!;
+      expect(subject.groupIds).toEqual([defaultGroupId, secondGroupId]);
     });
 
     it('assigns and removes the owner, a member of the case group', async () => {
