@@ -250,16 +250,18 @@ describe.skipIf(!data.available)('monitoring on real list versions', () => {
       MONITORING_WORKERS: '2',
       LOG_LEVEL: 'silent',
     });
+    // The full re-screen reads the workers' index: one build per list version, as in a work process.
+    indexManager = new IndexManager({ pool: es.db.pool });
     workers = await startWorkers({
       pool: es.db.pool,
       databaseUrl: es.db.url,
       store: es.store,
       logger: silentLogger,
       config,
+      indexManager,
     });
     // The first versions' sweeps find no configuration; enrolling after them keeps it that way.
     await settled(firsts.map((first) => first.snapshotId));
-    indexManager = new IndexManager({ pool: es.db.pool });
 
     // UN: every party removed or materially changed by 2026-02, every third one added (and three
     // named below), every 40th one left alone, by their primary names.
