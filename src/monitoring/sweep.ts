@@ -25,6 +25,7 @@ export interface SweepStats {
   added: number;
   changed: number;
   removed: number;
+  /** Active configurations read for the reverse index: 0 when nothing was added or changed. */
   activeConfigs: number;
   byReverseIndex: number;
   byObservation: number;
@@ -51,12 +52,14 @@ export async function sweepSnapshot(
   const touched = [...diff.added, ...diff.changed.map((change) => change.current)];
   const touchedIds = [...touched.map((entity) => entity.id), ...diff.removed.map((entity) => entity.id)];
 
-  const configs = await activeConfigs(pool);
+  // Only an added or changed party can match a subject it did not match before: a version that
+  // only removes parties (a delisting day) needs no reverse screening, nor the subjects read for it.
+  const configs = touched.length > 0 ? await activeConfigs(pool) : [];
   const affected = new Set<string>();
   let byReverseIndex = 0;
   let built = performance.now();
   let searched = built;
-  if (touched.length > 0 && configs.length > 0) {
+  if (configs.length > 0) {
     const index = MonitoredSubjectIndex.build(
       configs.map((config) => ({
         key: config.id,
