@@ -29,6 +29,8 @@ export async function startWorkers(deps: {
   store: EventStore;
   logger: Logger;
   config: Config;
+  /** The process's screening index, when the caller reads it too (tests, benchmarks); else a new one. */
+  indexManager?: IndexManager;
 }): Promise<Workers> {
   const projections = await startProjections({
     pool: deps.pool,
@@ -42,10 +44,12 @@ export async function startWorkers(deps: {
     tasks: defaultPurgeTasks({ webhookRetentionMs: deps.config.webhookRetentionMs }),
   });
   // One screening index per process: the check workers and the monitoring runs share it.
-  const indexManager = new IndexManager({
-    pool: deps.pool,
-    logger: deps.logger.child({ component: 'index' }),
-  });
+  const indexManager =
+    deps.indexManager ??
+    new IndexManager({
+      pool: deps.pool,
+      logger: deps.logger.child({ component: 'index' }),
+    });
   const checks = startCheckRunner({
     indexManager,
     pool: deps.pool,

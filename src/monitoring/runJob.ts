@@ -12,7 +12,7 @@ import type { MonitoringRunCompleted, RunTrigger } from './monitoringEvents.js';
 import { monitoredSubject } from './monitoringService.js';
 import type { MonitoringConfigState } from './monitoringState.js';
 import { monitoringCommandHandler } from './monitoringStream.js';
-import { evaluateRun, planRun } from './runEvaluation.js';
+import { type CaseEvidence, evaluateRun, planRun, type RunInput } from './runEvaluation.js';
 
 /**
  * Makes one run of a configuration and sees its follow-up case through (docs/monitoring.md,
@@ -145,6 +145,35 @@ async function evaluate(
   job: { runId: string; trigger: RunTrigger },
   signal?: AbortSignal,
 ) {
+  return evaluateRun(await gatherRunInput(deps, config, job, { signal }));
+}
+
+/** What the subject's cases in the config's group have shown reviewers: the run's evidence. */
+export function evidenceOf(
+  deps: Pick<RunJobDeps, 'pool' | 'store'>,
+  config: MonitoringConfigState,
+): Promise<CaseEvidence> {
+  return caseEvidence(deps, {
+    accountId: config.accountId,
+    groupId: config.groupId,
+    subjectReference: config.subject.subjectReference,
+    ...(config.enrolledFrom.kind === 'case' && { alsoCase: config.enrolledFrom.caseReference }),
+  });
+}
+
+/**
+ * Everything a run of `config` is decided on, read as the worker reads it: the subject as its stream
+ * is now, the profile, the current snapshots and an index holding them, the evidence of the
+ * subject's cases. A caller that evaluates runs without recording them (the equivalence test and
+ * the monitoring benchmark's full re-screen) passes the evidence it read before the list version
+ * arrived, since the runs of that version open follow-up cases that would count as presented.
+ */
+export async function gatherRunInput(
+  deps: RunJobDeps,
+  config: MonitoringConfigState,
+  job: { runId: string; trigger: RunTrigger },
+  options: { signal?: AbortSignal | undefined; evidence?: CaseEvidence } = {},
+): Promise<RunInput> {
   const now = deps.clock();
   const subjectState = (await subjectCommandHandler.load(deps.store, config.subject.subjectReference)).state;
   const subject = subjectState ? monitoredSubject(subjectState) : config.subject;
@@ -156,17 +185,11 @@ async function evaluate(
         await deps.indexManager.indexFor(
           current,
           sources.snapshots.map((snapshot) => snapshot.id),
-          signal,
+          options.signal,
         )
       ).index
     : undefined;
-  const evidence = await caseEvidence(deps, {
-    accountId: config.accountId,
-    groupId: config.groupId,
-    subjectReference: config.subject.subjectReference,
-    ...(config.enrolledFrom.kind === 'case' && { alsoCase: config.enrolledFrom.caseReference }),
-  });
-  return evaluateRun({
+  return {
     config,
     subject,
     runId: job.runId,
@@ -174,9 +197,9 @@ async function evaluate(
     profile,
     sources,
     index,
-    evidence,
+    evidence: options.evidence ?? (await evidenceOf(deps, config)),
     now: now.toISOString(),
-  });
+  };
 }
 
 /**
