@@ -1,4 +1,7 @@
 import type pg from 'pg';
+import { monitoringConfigsProjection } from '../../projections/monitoring/monitoringConfigProjection.js';
+import { projectionSubscriptionId } from '../../projections/projection.js';
+import { loadRegistryEntry } from '../../projections/registryStore.js';
 import { defaultWorkerName } from '../checks/checkRunner.js';
 import type { IndexManager } from '../checks/indexManager.js';
 import {
@@ -9,14 +12,15 @@ import {
   release,
   retryLater,
 } from '../db/leasedQueue.js';
-import type { EventStore } from '../eventStore/eventStore.js';
+import type { Checkpoint, EventStore } from '../eventStore/eventStore.js';
 import { reconcileCurrentSnapshots } from '../screening/snapshots/datasetStream.js';
 import { systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
+import { loadCheckpoint } from '../subscriptions/checkpointStore.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
 import { createSubscriptionRunner, type SubscriptionRunner } from '../subscriptions/subscriptionRunner.js';
-import type { RunTrigger } from './monitoringEvents.js';
+import { MONITORING_CATEGORY, type RunTrigger } from './monitoringEvents.js';
 import { insertRuns, monitoringSchedulerHandler, queuedRun } from './monitoringScheduler.js';
 import { recordFailedRun, runMonitoringJob } from './runJob.js';
 import { sweepSnapshot } from './sweep.js';
@@ -40,6 +44,7 @@ const RUN_LEASE_MS = 120_000;
 const SWEEP_LEASE_MS = 600_000;
 const LATER_MS = 2_000;
 const RETRY_MS = 30_000;
+const WAIT_FOR_READ_MODEL_MS = 200;
 /** Attempts of a run that throws before it is recorded failed. */
 export const RUN_ATTEMPTS = 3;
 
@@ -96,6 +101,19 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
 
   async function processSweep(claim: QueueClaim): Promise<void> {
     try {
+      const position = (claim.row.position as Checkpoint | null) ?? null;
+      if (position && !(await configsReadModelReached(pool, store, position))) {
+        // The configurations' observations as of the list version: a run recorded just before it
+        // and not yet projected would otherwise be missed.
+        await retryLater(
+          pool,
+          SWEEP_QUEUE,
+          claim,
+          WAIT_FOR_READ_MODEL_MS,
+          'waiting for monitoring_configs to reach the list version',
+        );
+        return;
+      }
       const stats = await sweepSnapshot(pool, {
         snapshotId: claim.key,
         previousSnapshotId: (claim.row.previous_snapshot_id as string | null) ?? null,
@@ -208,6 +226,29 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
       await Promise.allSettled(loops);
     },
   };
+}
+
+/** Whether the active `monitoring_configs` read model has folded every configuration event before `position`. */
+async function configsReadModelReached(
+  pool: pg.Pool,
+  store: EventStore,
+  position: Checkpoint,
+): Promise<boolean> {
+  const entry = await loadRegistryEntry(pool, monitoringConfigsProjection.name);
+  // Not installed (a database only migrated): there is nothing to wait for.
+  if (!entry) return true;
+  const row = await loadCheckpoint(
+    pool,
+    projectionSubscriptionId(monitoringConfigsProjection.name, entry.activeVersion),
+  );
+  // Its checkpoint only moves on the events it handles, so it may rightly stay behind `position`:
+  // what matters is that no configuration event is left between it and `position`.
+  const [pending] = await store.readFeed({
+    after: row?.checkpoint ?? null,
+    categories: [MONITORING_CATEGORY],
+    limit: 1,
+  });
+  return pending === undefined || store.compareCheckpoints(pending.position, position) > 0;
 }
 
 /**

@@ -105,17 +105,19 @@ export async function insertRuns(db: Queryable, runs: readonly QueuedRun[]): Pro
 export async function insertSweeps(db: Queryable, events: readonly RecordedEvent[]): Promise<number> {
   const sweeps = events
     .filter((event) => event.category === SOURCE_DATASET_CATEGORY && event.type === 'SnapshotBecameCurrent')
-    .map((event) => event.data as SnapshotBecameCurrent['data'])
-    .map((data) => ({
+    .map((event) => ({ data: event.data as SnapshotBecameCurrent['data'], position: event.position }))
+    .map(({ data, position }) => ({
       snapshot_id: data.snapshotId,
       dataset: data.dataset,
       previous_snapshot_id: data.previousSnapshotId,
+      position,
     }));
   if (sweeps.length === 0) return 0;
   const result = await db.query(
-    `INSERT INTO monitoring_sweeps (snapshot_id, dataset, previous_snapshot_id)
-     SELECT s.snapshot_id, s.dataset, s.previous_snapshot_id
-       FROM jsonb_to_recordset($1::jsonb) AS s(snapshot_id text, dataset text, previous_snapshot_id text)
+    `INSERT INTO monitoring_sweeps (snapshot_id, dataset, previous_snapshot_id, position)
+     SELECT s.snapshot_id, s.dataset, s.previous_snapshot_id, s.position
+       FROM jsonb_to_recordset($1::jsonb)
+            AS s(snapshot_id text, dataset text, previous_snapshot_id text, position text)
      ON CONFLICT (snapshot_id) DO NOTHING`,
     [JSON.stringify(sweeps)],
   );

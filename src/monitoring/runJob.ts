@@ -9,6 +9,7 @@ import { caseEvidence } from './caseEvidence.js';
 import { openFollowUpCase } from './followUpCase.js';
 import { decideMonitoring } from './monitoringDecide.js';
 import type { MonitoringRunCompleted, RunTrigger } from './monitoringEvents.js';
+import { insertRuns, queuedRun } from './monitoringScheduler.js';
 import { monitoredSubject } from './monitoringService.js';
 import type { MonitoringConfigState } from './monitoringState.js';
 import { monitoringCommandHandler } from './monitoringStream.js';
@@ -56,6 +57,7 @@ export async function runMonitoringJob(
   if (!recorded) {
     const waiting = await notYet(deps, config, job.trigger);
     if (waiting) return waiting;
+    const seen = await deps.indexManager.currentSnapshots({ fresh: true });
     const events = await evaluate(deps, config, job, signal);
     const outcome = await monitoringCommandHandler.handle(
       deps.store,
@@ -69,6 +71,7 @@ export async function runMonitoringJob(
     }
     state = outcome.state!;
     kind = outcome.alreadyApplied ? 'already_recorded' : 'recorded';
+    if (kind === 'recorded') await requeueForNewerLists(deps, monitoringConfigId, seen);
   }
   const followUp = await completeFollowUp(deps, monitoringConfigId, runId);
   if (followUp) state = followUp.state;
@@ -77,6 +80,32 @@ export async function runMonitoringJob(
     result: state.latestRun?.runId === runId ? state.latestRun.result : 'superseded',
     followUpCaseReference: followUp?.caseReference ?? null,
   };
+}
+
+/**
+ * A list version that became current while this run screened: the run used the version before,
+ * and the sweep of the new one may have read this configuration before the run was recorded, so
+ * the run queues the configuration's run for that version itself (the id the sweep would give it:
+ * one run whoever queues it first).
+ */
+async function requeueForNewerLists(
+  deps: RunJobDeps,
+  monitoringConfigId: string,
+  seen: readonly { id: string }[],
+): Promise<void> {
+  const before = new Set(seen.map((snapshot) => snapshot.id));
+  const now = await deps.indexManager.currentSnapshots({ fresh: true });
+  const newer = now.filter((snapshot) => !before.has(snapshot.id));
+  await insertRuns(
+    deps.pool,
+    newer.map((snapshot) =>
+      queuedRun(
+        monitoringConfigId,
+        { kind: 'snapshot', snapshotIds: [snapshot.id] },
+        `snapshot:${snapshot.id}`,
+      ),
+    ),
+  );
 }
 
 /**

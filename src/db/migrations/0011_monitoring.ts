@@ -40,6 +40,9 @@ CREATE TABLE monitoring_sweeps (
   snapshot_id          text PRIMARY KEY,
   dataset              text NOT NULL,
   previous_snapshot_id text,
+  -- The feed position of the SnapshotBecameCurrent event: the sweep waits for the read model of the
+  -- configurations to reach it, so no run recorded before the list version is missed.
+  position             text,
   status               text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done')),
   attempts             integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
   lease_owner          text,
