@@ -1,4 +1,5 @@
 import { type CheckType, checkTypesOfEntity } from '../../screening/checkTypes.js';
+import { queryParts } from '../../screening/index/screeningIndex.js';
 import { isSearchablePart, trigramsOf } from '../../screening/index/termDictionary.js';
 import { NAME_RULES } from '../../screening/matching/nameAlignment.js';
 import type { NameToken } from '../../screening/matching/nameTokens.js';
@@ -311,20 +312,4 @@ export class MonitoredSubjectIndex {
     }
     return parts;
   }
-}
-
-/** ScreeningIndex.queryParts: the searchable parts of the subject's name, as a person and a company when its kind is unknown, each text once. */
-function queryParts(subject: PreparedSubject): NameToken[] {
-  const kinds =
-    subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
-  const seen = new Set<string>();
-  const parts: NameToken[] = [];
-  for (const kind of kinds) {
-    for (const token of subject.nameFor(kind).tokens) {
-      if (!isSearchablePart(token) || seen.has(token.text)) continue;
-      seen.add(token.text);
-      parts.push(token);
-    }
-  }
-  return parts;
 }

@@ -434,7 +434,7 @@ export class ScreeningIndex {
     options: SearchOptions,
     allowed: (entityId: number) => boolean,
   ): number[] {
-    const parts = this.queryParts(subject);
+    const parts = queryParts(subject);
     const matched = parts
       .map((part) => leadingTerms(this.terms.matches(part, options.profile.fuzziness)))
       .filter((terms) => terms.length > 0)
@@ -454,25 +454,6 @@ export class ScreeningIndex {
       this.collect(commoner, false);
     }
     return this.evidence.take(CANDIDATE_NAMES, (nameId) => allowed(this.nameEntity[nameId]!));
-  }
-
-  /**
-   * The searchable parts of the subject's name as each kind of party would read it: a subject of
-   * unknown kind is searched both as a person's name and as an organisation's.
-   */
-  private queryParts(subject: PreparedSubject): NameToken[] {
-    const kinds =
-      subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
-    const seen = new Set<string>();
-    const parts: NameToken[] = [];
-    for (const kind of kinds) {
-      for (const token of subject.nameFor(kind).tokens) {
-        if (!isSearchablePart(token) || seen.has(token.text)) continue;
-        seen.add(token.text);
-        parts.push(token);
-      }
-    }
-    return parts;
   }
 
   /** Two neighbouring parts written as one in a list ("Abdul Hai" / "ABDULHAI"). */
@@ -534,4 +515,24 @@ function leadingTerms(terms: readonly TermMatch[]): readonly TermMatch[] {
   let end = 0;
   while (end < terms.length && end < TERMS_PER_PART && terms[end]!.similarity >= TERM_FLOOR) end++;
   return end === terms.length ? terms : terms.slice(0, end);
+}
+
+/**
+ * The searchable parts of the subject's name as each kind of party would read it: a subject of
+ * unknown kind is searched both as a person's name and as an organisation's. Each text once. (The
+ * reverse index of monitoring reads names the same way, src/monitoring/delta/monitoredSubjectIndex.ts.)
+ */
+export function queryParts(subject: PreparedSubject): NameToken[] {
+  const kinds =
+    subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
+  const seen = new Set<string>();
+  const parts: NameToken[] = [];
+  for (const kind of kinds) {
+    for (const token of subject.nameFor(kind).tokens) {
+      if (!isSearchablePart(token) || seen.has(token.text)) continue;
+      seen.add(token.text);
+      parts.push(token);
+    }
+  }
+  return parts;
 }
