@@ -17,15 +17,18 @@ export const MONITORING_CATEGORY = 'monitoringConfig';
 
 export const MONITORING_CONFIG_ID = /^mon_[a-f0-9]+$/;
 
-export type MonitoringStatus = 'active' | 'paused';
+export const MONITORING_STATUSES = ['active', 'paused'] as const;
+export type MonitoringStatus = (typeof MONITORING_STATUSES)[number];
 
-export type MonitoringResult =
-  | 'not_checked'
-  | 'no_change'
-  | 'new_matches'
-  | 'changed_matches'
-  | 'failed'
-  | 'skipped';
+export const MONITORING_RESULTS = [
+  'not_checked',
+  'no_change',
+  'new_matches',
+  'changed_matches',
+  'failed',
+  'skipped',
+] as const;
+export type MonitoringResult = (typeof MONITORING_RESULTS)[number];
 
 /** The subject as a run screened it (the config shows the last one). */
 export interface MonitoredSubject {
@@ -90,11 +93,13 @@ export interface FieldChange {
 
 export type AlertKind = 'new_match' | 'changed_match';
 
-export type ResolutionStatus =
-  | 'pending'
-  | 'creating_follow_up_case'
-  | 'no_action_required'
-  | 'follow_up_case_created';
+export const RESOLUTION_STATUSES = [
+  'pending',
+  'creating_follow_up_case',
+  'no_action_required',
+  'follow_up_case_created',
+] as const;
+export type ResolutionStatus = (typeof RESOLUTION_STATUSES)[number];
 
 interface Event<T extends string, D> {
   type: T;

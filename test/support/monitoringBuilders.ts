@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import type { FoundMatch } from '../../src/cases/caseEvents.js';
+import { SYSTEM_ACTOR } from '../../src/cases/caseEvents.js';
 import type { EventStore } from '../../src/eventStore/eventStore.js';
 import { decideMonitoring, type MonitoringCommand } from '../../src/monitoring/monitoringDecide.js';
 import type { MonitoringEvent, Observation } from '../../src/monitoring/monitoringEvents.js';
 import { alertId, matchFingerprint, monitoringRunId } from '../../src/monitoring/monitoringReferences.js';
+import { enrollSubject } from '../../src/monitoring/monitoringService.js';
 import { monitoringCommandHandler } from '../../src/monitoring/monitoringStream.js';
+import type { EntityKind } from '../../src/screening/model/listedEntity.js';
+import { decideSubject } from '../../src/subjects/subjectDecide.js';
+import { subjectCommandHandler } from '../../src/subjects/subjectStream.js';
 
 /**
  * What a monitoring run records, written straight to a configuration's stream as the run worker
@@ -189,4 +195,54 @@ export function changedRun(configId: string, subjectReference: string, trigger: 
     { type: 'FollowUpCaseRequested', data: { runId, alertIds: [changedAlert], occurredAt: t(104) } },
   ];
   return { runId, changedAlert, delistedAlert, events, at: t };
+}
+
+/**
+ * A new subject named `name`, created in the group as POST /v1/cases would create it, and enrolled
+ * there through the enrollment use case: the configuration id and the subject reference.
+ */
+export async function enrollNewSubject(
+  deps: { pool: pg.Pool; store: EventStore },
+  where: { accountId: string; groupId: string },
+  subject: { name: string; type?: EntityKind },
+): Promise<{ configId: string; subjectReference: string }> {
+  const subjectReference = `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  const groupId = where.groupId.toLowerCase();
+  const created = await subjectCommandHandler.handle(
+    deps.store,
+    subjectReference,
+    (state) =>
+      decideSubject(
+        {
+          type: 'UseSubject',
+          subjectReference,
+          accountId: where.accountId,
+          named: false,
+          groupId,
+          visibleGroupIds: [groupId],
+          sent: { name: subject.name, type: subject.type ?? 'person' },
+          now: new Date().toISOString(),
+        },
+        state,
+      ),
+    () => randomUUID(),
+  );
+  if (!created.ok) throw new Error(created.rejection.message);
+  const outcome = await enrollSubject(
+    { ...deps, clock: () => new Date() },
+    { accountId: where.accountId, actor: SYSTEM_ACTOR, visibleGroupIds: [groupId] },
+    {
+      subjectReference,
+      groupId,
+      checkTypes: ['sanctions'],
+      ownerUserId: undefined,
+      collaboratorUserIds: undefined,
+      status: undefined,
+      metadata: undefined,
+      enrolledFrom: { kind: 'api' },
+    },
+    () => randomUUID(),
+  );
+  if (!outcome.ok) throw new Error(outcome.rejection.message);
+  return { configId: outcome.value.state.monitoringConfigId, subjectReference };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Rejection } from '../../eventSourcing/decision.js';
+import { MONITORING_RESULTS, RESOLUTION_STATUSES } from '../../monitoring/monitoringEvents.js';
 import {
   configHistory,
   getConfigOverview,
@@ -17,8 +18,6 @@ import {
   historyInput,
   LABELS,
   listInput,
-  RESOLUTION_STATUSES,
-  RESULTS,
   rerunInput,
   runsInput,
   showInput,
@@ -72,7 +71,7 @@ export function registerMonitoringCommands(program: Command, { io, inContext }: 
     )
     .option('--account <id>', 'only the configurations of this account')
     .option('--status <status>', 'active or paused')
-    .option('--result <latest_result>', `the latest result: ${RESULTS.join(', ')}`)
+    .option('--result <latest_result>', `the latest result: ${MONITORING_RESULTS.join(', ')}`)
     .option('--subject <ref>', 'only the configurations of this subject (sub_...)')
     .option('--limit <n>', 'at most this many, 1 to 1000', '50')
     .option('--json', 'print {monitoringConfigs: [...]}')

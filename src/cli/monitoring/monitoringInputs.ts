@@ -1,26 +1,15 @@
 import { z } from 'zod';
-import { MONITORING_CONFIG_ID } from '../../monitoring/monitoringEvents.js';
+import {
+  MONITORING_CONFIG_ID,
+  MONITORING_RESULTS,
+  MONITORING_STATUSES,
+  RESOLUTION_STATUSES,
+} from '../../monitoring/monitoringEvents.js';
 import { DEFAULT_OPERATOR_LIST, MAX_OPERATOR_LIST } from '../../monitoring/monitoringOperations.js';
 import { SUBJECT_REFERENCE } from '../../subjects/subjectEvents.js';
 import { uuidInput } from '../commandSupport.js';
 
 /** The validated inputs of `casescreen monitoring ...`. */
-
-export const STATUSES = ['active', 'paused'] as const;
-export const RESULTS = [
-  'not_checked',
-  'no_change',
-  'new_matches',
-  'changed_matches',
-  'failed',
-  'skipped',
-] as const;
-export const RESOLUTION_STATUSES = [
-  'pending',
-  'creating_follow_up_case',
-  'no_action_required',
-  'follow_up_case_created',
-] as const;
 
 export const LABELS = { monitoringConfigId: '<mon_id>' };
 
@@ -43,8 +32,8 @@ function limit(defaultValue: number) {
 
 export const listInput = z.object({
   account: uuidInput.optional(),
-  status: oneOf(STATUSES).optional(),
-  result: oneOf(RESULTS).optional(),
+  status: oneOf(MONITORING_STATUSES).optional(),
+  result: oneOf(MONITORING_RESULTS).optional(),
   subject: z
     .string()
     .regex(SUBJECT_REFERENCE, 'must be a subject reference (sub_ and 24 hex digits)')

@@ -6,29 +6,18 @@ import {
 } from '../../api/examples.js';
 import { CheckTypeList, FreeForm, Id, UserIds } from '../../cases/http/caseRequestSchemas.js';
 import { ApiError } from '../../server/errors.js';
-import { MONITORING_CONFIG_ID } from '../monitoringEvents.js';
+import {
+  MONITORING_CONFIG_ID,
+  MONITORING_RESULTS,
+  MONITORING_STATUSES,
+  RESOLUTION_STATUSES,
+} from '../monitoringEvents.js';
 
 /**
  * The requests of the monitoring endpoints (spec: the six /v1/monitoring-configs endpoints;
  * docs/monitoring.md, "API"). Rules that need stored state (the subject, the group, membership)
  * are the use cases'.
  */
-
-export const MONITORING_STATUSES = ['active', 'paused'] as const;
-export const MONITORING_RESULTS = [
-  'not_checked',
-  'no_change',
-  'new_matches',
-  'changed_matches',
-  'failed',
-  'skipped',
-] as const;
-export const RESOLUTION_STATUSES = [
-  'pending',
-  'creating_follow_up_case',
-  'no_action_required',
-  'follow_up_case_created',
-] as const;
 
 export const DEFAULT_PAGE = 25;
 export const MAX_PAGE = 100;

@@ -11,7 +11,7 @@ import {
 import { BirthDate } from '../../cases/http/caseSchemas.js';
 import { CHECK_TYPES } from '../../screening/checkTypes.js';
 import { CONFIDENCE_BANDS } from '../../screening/scoring/confidenceBand.js';
-import { MONITORING_RESULTS, MONITORING_STATUSES, RESOLUTION_STATUSES } from './monitoringRequestSchemas.js';
+import { MONITORING_RESULTS, MONITORING_STATUSES, RESOLUTION_STATUSES } from '../monitoringEvents.js';
 
 /**
  * The spec's MonitoringConfig, MonitoringRun and MonitoringAlert, and the list answers of the

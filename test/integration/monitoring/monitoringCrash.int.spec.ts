@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCase } from '../../../src/cases/caseStream.js';
 import { candidateCaseReference } from '../../../src/cases/references.js';
@@ -6,16 +5,14 @@ import { IndexManager } from '../../../src/checks/indexManager.js';
 import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js';
 import { followUpEventId } from '../../../src/monitoring/followUpCase.js';
 import { RUN_ATTEMPTS, startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
-import { enrollSubject } from '../../../src/monitoring/monitoringService.js';
 import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
 import { type RunJobDeps, runMonitoringJob } from '../../../src/monitoring/runJob.js';
 import { sourceFormats } from '../../../src/screening/parsers/registry.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { silentLogger } from '../../../src/shared/logger.js';
-import { decideSubject } from '../../../src/subjects/subjectDecide.js';
-import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
+import { enrollNewSubject } from '../../support/monitoringBuilders.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -25,7 +22,7 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  * follow-up case, also when two workers take the same job at once.
  */
 
-const ACTOR = { type: 'api_client' as const, id: 'key', displayName: 'test key' };
+const _ACTOR = { type: 'api_client' as const, id: 'key', displayName: 'test key' };
 
 /** The real store, except that the appends `failWhen` picks throw after (or instead of) landing. */
 function dyingStore(
@@ -75,45 +72,11 @@ describe('a monitoring run interrupted at each step', () => {
 
   /** A subject named `name` enrolled in the default group (its baseline will alert: no case saw it). */
   async function enrolled(name: string) {
-    const subjectReference = `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
-    const now = new Date().toISOString();
-    await subjectCommandHandler.handle(
-      es.store,
-      subjectReference,
-      (state) =>
-        decideSubject(
-          {
-            type: 'UseSubject',
-            subjectReference,
-            accountId,
-            named: false,
-            groupId,
-            visibleGroupIds: [groupId],
-            sent: { name, type: 'person' },
-            now,
-          },
-          state,
-        ),
-      () => randomUUID(),
+    const { configId: id } = await enrollNewSubject(
+      { pool: es.db.pool, store: es.store },
+      { accountId, groupId },
+      { name },
     );
-    const ids = new Map<number, string>();
-    const outcome = await enrollSubject(
-      { pool: es.db.pool, store: es.store, clock: () => new Date() },
-      { accountId, actor: ACTOR, visibleGroupIds: [groupId] },
-      {
-        subjectReference,
-        groupId,
-        checkTypes: ['sanctions'],
-        ownerUserId: null,
-        collaboratorUserIds: undefined,
-        status: undefined,
-        metadata: undefined,
-        enrolledFrom: { kind: 'api' },
-      },
-      (i) => ids.get(i) ?? ids.set(i, randomUUID()).get(i)!,
-    );
-    if (!outcome.ok) throw new Error(outcome.rejection.message);
-    const id = outcome.value.state.monitoringConfigId;
     return {
       id,
       job: { runId: `run_${id.slice(4)}`, monitoringConfigId: id, trigger: { kind: 'enrollment' as const } },

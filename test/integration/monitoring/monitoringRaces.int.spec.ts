@@ -7,16 +7,14 @@ import { IndexManager } from '../../../src/checks/indexManager.js';
 import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js';
 import { startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
 import { queuedRun } from '../../../src/monitoring/monitoringScheduler.js';
-import { enrollSubject } from '../../../src/monitoring/monitoringService.js';
 import { runMonitoringJob } from '../../../src/monitoring/runJob.js';
 import { sourceFormats } from '../../../src/screening/parsers/registry.js';
 import { recordSnapshotBecameCurrent } from '../../../src/screening/snapshots/datasetStream.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { silentLogger } from '../../../src/shared/logger.js';
-import { decideSubject } from '../../../src/subjects/subjectDecide.js';
-import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
+import { enrollNewSubject } from '../../support/monitoringBuilders.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -26,7 +24,7 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  * screened the version before must run again on the new one.
  */
 
-const ACTOR = { type: 'api_client' as const, id: 'key', displayName: 'test key' };
+const _ACTOR = { type: 'api_client' as const, id: 'key', displayName: 'test key' };
 const STALE_AFTER_MS = 3650 * 86_400_000;
 
 describe('a list version arriving while monitoring works', () => {
@@ -52,45 +50,9 @@ describe('a list version arriving while monitoring works', () => {
       paths: [fixturePath('un-xml', 'monitoring', file)],
     });
 
-  async function enrolled(name: string) {
-    const subjectReference = `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
-    await subjectCommandHandler.handle(
-      es.store,
-      subjectReference,
-      (state) =>
-        decideSubject(
-          {
-            type: 'UseSubject',
-            subjectReference,
-            accountId,
-            named: false,
-            groupId,
-            visibleGroupIds: [groupId],
-            sent: { name, type: 'person' },
-            now: new Date().toISOString(),
-          },
-          state,
-        ),
-      () => randomUUID(),
-    );
-    const outcome = await enrollSubject(
-      { pool: es.db.pool, store: es.store, clock: () => new Date() },
-      { accountId, actor: ACTOR, visibleGroupIds: [groupId] },
-      {
-        subjectReference,
-        groupId,
-        checkTypes: ['sanctions'],
-        ownerUserId: null,
-        collaboratorUserIds: undefined,
-        status: undefined,
-        metadata: undefined,
-        enrolledFrom: { kind: 'api' },
-      },
-      () => randomUUID(),
-    );
-    if (!outcome.ok) throw new Error(outcome.rejection.message);
-    return outcome.value.state.monitoringConfigId;
-  }
+  const enrolled = async (name: string) =>
+    (await enrollNewSubject({ pool: es.db.pool, store: es.store }, { accountId, groupId }, { name }))
+      .configId;
 
   it('holds a sweep until the configurations read model has every run recorded before the list version', async () => {
     // A configuration event before the list version: the read model must fold it before the sweep reads.

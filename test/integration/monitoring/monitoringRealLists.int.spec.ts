@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../../src/app/workers.js';
-import { SYSTEM_ACTOR } from '../../../src/cases/caseEvents.js';
 import { loadCase } from '../../../src/cases/caseStream.js';
 import { IndexManager } from '../../../src/checks/indexManager.js';
 import { loadConfig } from '../../../src/config.js';
@@ -13,7 +11,6 @@ import type {
   MonitoringRunStarted,
 } from '../../../src/monitoring/monitoringEvents.js';
 import { matchFingerprint } from '../../../src/monitoring/monitoringReferences.js';
-import { enrollSubject } from '../../../src/monitoring/monitoringService.js';
 import type { MonitoringConfigState } from '../../../src/monitoring/monitoringState.js';
 import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
 import type { CaseEvidence } from '../../../src/monitoring/runEvaluation.js';
@@ -25,11 +22,10 @@ import { sourceFormats } from '../../../src/screening/parsers/registry.js';
 import { recordSnapshotBecameCurrent } from '../../../src/screening/snapshots/datasetStream.js';
 import { type LoadSnapshotOptions, loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { silentLogger } from '../../../src/shared/logger.js';
-import { decideSubject } from '../../../src/subjects/subjectDecide.js';
-import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { createWebhookEndpoint } from '../../../src/webhooks/webhookEndpoints.js';
 import { createCaseWorkspace, createMember } from '../../support/caseApi.js';
 import { eventually } from '../../support/eventually.js';
+import { enrollNewSubject } from '../../support/monitoringBuilders.js';
 import { screeningData } from '../../support/screeningData.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
@@ -162,45 +158,12 @@ describe.skipIf(!data.available)('monitoring on real list versions', () => {
   }
 
   async function enroll(name: string, type: EntityKind, entityId: string | null) {
-    const subjectReference = `sub_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
-    const now = new Date().toISOString();
-    const created = await subjectCommandHandler.handle(
-      es.store,
-      subjectReference,
-      (state) =>
-        decideSubject(
-          {
-            type: 'UseSubject',
-            subjectReference,
-            accountId,
-            named: false,
-            groupId,
-            visibleGroupIds: [groupId.toLowerCase()],
-            sent: { type, name },
-            now,
-          },
-          state,
-        ),
-      () => randomUUID(),
+    const { configId, subjectReference } = await enrollNewSubject(
+      { pool: es.db.pool, store: es.store },
+      { accountId, groupId },
+      { name, type },
     );
-    expect(created.ok).toBe(true);
-    const outcome = await enrollSubject(
-      { pool: es.db.pool, store: es.store, clock: () => new Date() },
-      { accountId, actor: SYSTEM_ACTOR, visibleGroupIds: [groupId.toLowerCase()] },
-      {
-        subjectReference,
-        groupId,
-        checkTypes: ['sanctions'],
-        ownerUserId: undefined,
-        collaboratorUserIds: undefined,
-        status: undefined,
-        metadata: undefined,
-        enrolledFrom: { kind: 'api' },
-      },
-      () => randomUUID(),
-    );
-    if (!outcome.ok) throw new Error(outcome.rejection.message);
-    enrolled.push({ configId: outcome.value.state.monitoringConfigId, subjectReference, name, entityId });
+    enrolled.push({ configId, subjectReference, name, entityId });
   }
 
   const enrollEntity = (entity: ListedEntity) =>
