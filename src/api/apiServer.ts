@@ -11,6 +11,7 @@ import { monitoringQueryRoutes } from '../monitoring/http/monitoringQueryRoutes.
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRateLimiter } from '../rateLimit/rateLimiter.js';
 import { buildServer, type ServerDependencies } from '../server/server.js';
+import { startKeyAuthentication } from '../workspace/keyAuthenticator.js';
 import { docsPageOptions } from './docsPage.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogHook } from './requestLogHook.js';
@@ -48,9 +49,14 @@ export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
   const routes = [...publicRoutes(deps), ...(deps.extraRoutes ?? [])];
   const document = buildOpenApiDocument(publicRoutes(deps));
   app.addHook('onResponse', requestLogHook(deps.pool));
+  // The key cache listens on the pool's own database; a pool built without a URL reads every key.
+  const authenticator = startKeyAuthentication(deps.pool, deps.pool.options.connectionString, {
+    onUseError: (error) => app.log.warn({ err: error }, 'could not record the key use'),
+  });
+  app.addHook('onClose', () => authenticator.close());
   registerApiRoutes(
     app,
-    { pool: deps.pool, rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool) },
+    { pool: deps.pool, rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool), authenticator },
     routes,
   );
   app.get(OPENAPI_PATH, async () => document);
