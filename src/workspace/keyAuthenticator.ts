@@ -57,6 +57,7 @@ export function keyAuthenticator(options: KeyAuthenticatorOptions): KeyAuthentic
   async function fromDatabase(prefix: string, secret: string): Promise<AuthResult> {
     const stored = await readKey(prefix);
     const now = clock();
+    if (stored) cache?.observed(stored.epoch, now.getTime());
     const result = verifyStoredKey(stored, secret, now);
     // Only keys whose secret verified are kept: an unknown key or a wrong guess leaves no trace.
     if (stored && result.ok) noteUse(stored.key.id);
@@ -79,6 +80,7 @@ export function keyAuthenticator(options: KeyAuthenticatorOptions): KeyAuthentic
       const { cached, result } = authentication;
       if (!cached || !result.ok) return result;
       const { entry, secret } = cached;
+      if (epoch !== undefined) cache?.observed(epoch, clock().getTime());
       if (epoch !== undefined && cache?.confirms(entry, epoch)) {
         const now = clock().getTime();
         if (entry.useNotedAt === undefined || now - entry.useNotedAt >= LAST_USED_RESOLUTION_MS) {

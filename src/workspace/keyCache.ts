@@ -24,6 +24,9 @@ export interface KeyChange {
 /** Changes heard while the epoch is being read after a (re)connection; beyond this the cache waits for a gap. */
 const MAX_PENDING_CHANGES = 1000;
 
+/** How long statements may see epochs the listener has not brought before the cache starts afresh. */
+export const DEFAULT_LAG_TOLERANCE_MS = 1000;
+
 /**
  * The in-process cache of verified API keys, by key prefix (the lookup handle of the raw key), and
  * the bookkeeping that keeps it from ever answering with a stale key. No I/O: the listener feeds it
@@ -41,13 +44,21 @@ const MAX_PENDING_CHANGES = 1000;
  *   (`confirms`): every change committed before that statement has been applied to the cache;
  * - only keys whose secret verified are stored (never the absence of a key), at most `maxEntries`
  *   of them, least recently used first out: unknown keys cannot fill memory.
+ * A notification lost without the connection dropping (none is expected, but nothing relies on it)
+ * would leave `heard` behind for good and every request reading its key: once requests have seen a
+ * newer epoch for `lagToleranceMs` (`observed`), the cache drops everything and resumes at it.
  */
 export class KeyCache {
   readonly #entries = new Map<string, CachedKey>();
   #heard: bigint | undefined;
   #pending: KeyChange[] | undefined = [];
+  /** Since when (ms) statements have read an epoch newer than `heard`. */
+  #behindSince: number | undefined;
 
-  constructor(readonly maxEntries: number) {
+  constructor(
+    readonly maxEntries: number,
+    readonly lagToleranceMs: number = DEFAULT_LAG_TOLERANCE_MS,
+  ) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1)
       throw new RangeError('maxEntries must be at least 1');
   }
@@ -77,6 +88,7 @@ export class KeyCache {
     this.#entries.clear();
     this.#heard = epoch;
     this.#pending = undefined;
+    this.#behindSince = undefined;
     for (const change of pending) if (change.epoch > epoch) this.changed(change);
   }
 
@@ -126,6 +138,19 @@ export class KeyCache {
     return (
       this.#heard !== undefined && epoch <= this.#heard && this.#entries.get(entry.key.keyPrefix) === entry
     );
+  }
+
+  /**
+   * A statement read key epoch `epoch` at `nowMs`. Dropping every entry and resuming at an epoch a
+   * statement read is always safe; it is done when the notifications have stayed behind too long.
+   */
+  observed(epoch: bigint, nowMs: number): void {
+    if (this.#heard === undefined || epoch <= this.#heard) {
+      this.#behindSince = undefined;
+      return;
+    }
+    this.#behindSince ??= nowMs;
+    if (nowMs - this.#behindSince >= this.lagToleranceMs) this.resumed(epoch);
   }
 
   #evict(prefixes: readonly string[] | 'all'): void {
