@@ -23,6 +23,7 @@ import { createWorkspace } from '../src/workspace/workspaceStore.js';
 import { closedLoop, type LoadResult } from './support/httpLoad.js';
 import { table } from './support/report.js';
 import { openBenchServer } from './support/server.js';
+import { statementsPerRequest } from './support/statementCount.js';
 import { distribution, now } from './support/stats.js';
 
 const USAGE = `Usage: npm run bench:cases -- [--seconds N] [--clients N] [--rate N] [--rate-seconds N]
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const loadAtStart = loadAverage();
   progress(process.env.DATABASE_URL ? 'using DATABASE_URL' : 'starting embedded PostgreSQL');
   const server = await openBenchServer(process.env.DATABASE_URL);
   const children: ChildProcess[] = [];
@@ -271,6 +273,15 @@ async function main(): Promise<void> {
 
     progress(`arrival rate ${options.rate}/s for ${options.rateSeconds} s: POST to all checks completed`);
     const endToEnd = await timeToCompletion(store, service.url, keys, run, options);
+    progress('counting statements per request (an API server in this process, no workers)');
+    // Five keys, used by the warm-up as well (keys the process has seen: the steady state).
+    const countedAuth = (n: number) => auth(200 + (((n % 5) + 5) % 5));
+    const statements = await statementsPerRequest(
+      server.url,
+      countedAuth,
+      (n) => JSON.stringify(caseRequest(`${run}-count`, n + 1000)),
+      run,
+    );
     await store.close();
     await pool.end();
 
@@ -280,7 +291,7 @@ async function main(): Promise<void> {
       `Case benchmark, ${new Date().toISOString()}: ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load ${os
         .loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}`,
+        .join(' ')} (at start ${loadAtStart})`,
     );
     console.log(
       `${server.description}; lists: ${lists.map((l) => l.description).join(', ')}; ${clients} clients, ${seconds} s per phase\n`,
@@ -302,6 +313,12 @@ async function main(): Promise<void> {
             (read.perSecond / bareGet.perSecond).toFixed(3),
           ],
           [
+            'statements per request, request path (GET / POST)',
+            `${statements.get.toFixed(2)} / ${statements.post.toFixed(2)}`,
+            '',
+            '',
+          ],
+          [
             `POST to all checks completed @${options.rate}/s`,
             `p50 ${endToEnd.p50.toFixed(0)} ms, p99 ${endToEnd.p99.toFixed(0)} ms (${endToEnd.count} cases)`,
             '',
@@ -314,6 +331,13 @@ async function main(): Promise<void> {
     for (const child of children) await stopProcess(child);
     await server.close();
   }
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 }
 
 /** Waits until every given case's checks are completed (or failed). */

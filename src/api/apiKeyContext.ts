@@ -1,10 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
+import type { KeyAuthentication } from '../workspace/keyAuthenticator.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated key of a `/v1` request; set by the authentication hook before anything else. */
     apiKey?: ApiKeyRecord;
+    /** How `apiKey` was found, while a cached admission awaits confirmation (authentication.ts). */
+    apiKeyAuthentication?: KeyAuthentication;
   }
 }
 

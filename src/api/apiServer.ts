@@ -10,7 +10,9 @@ import { monitoringCommandRoutes } from '../monitoring/http/monitoringCommandRou
 import { monitoringQueryRoutes } from '../monitoring/http/monitoringQueryRoutes.js';
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRateLimiter } from '../rateLimit/rateLimiter.js';
+import { createRequestLogWriter } from '../requestLog/requestLogWriter.js';
 import { buildServer, type ServerDependencies } from '../server/server.js';
+import { startKeyAuthentication } from '../workspace/keyAuthenticator.js';
 import { docsPageOptions } from './docsPage.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogHook } from './requestLogHook.js';
@@ -21,6 +23,8 @@ export const OPENAPI_PATH = '/v1/openapi.json';
 export interface ApiServerDependencies extends ServerDependencies, CaseRouteDependencies {
   /** Defaults to the spec's 120 requests per 60 s, shared through the database. */
   rateLimiter?: RateLimiter;
+  /** How often the request metadata log is written (default 1 s; see requestLogWriter.ts). */
+  requestLogFlushIntervalMs?: number;
   /** Routes beyond the public API's (tests add their own probes this way). */
   extraRoutes?: readonly ApiRoute[];
 }
@@ -47,10 +51,22 @@ export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
   const app = buildServer(deps);
   const routes = [...publicRoutes(deps), ...(deps.extraRoutes ?? [])];
   const document = buildOpenApiDocument(publicRoutes(deps));
-  app.addHook('onResponse', requestLogHook(deps.pool));
+  const requestLog = createRequestLogWriter(deps.pool, {
+    flushIntervalMs: deps.requestLogFlushIntervalMs,
+    onError: (error, lost) =>
+      app.log.warn({ err: error, lost }, 'could not write request log entries; retrying unless lost'),
+  });
+  app.addHook('onResponse', requestLogHook(requestLog));
+  // Runs once the server has stopped taking requests and the in-flight ones have been answered.
+  app.addHook('onClose', () => requestLog.close());
+  // The key cache listens on the pool's own database; a pool built without a URL reads every key.
+  const authenticator = startKeyAuthentication(deps.pool, deps.pool.options.connectionString, {
+    onUseError: (error) => app.log.warn({ err: error }, 'could not record the key use'),
+  });
+  app.addHook('onClose', () => authenticator.close());
   registerApiRoutes(
     app,
-    { pool: deps.pool, rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool) },
+    { pool: deps.pool, rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool), authenticator },
     routes,
   );
   app.get(OPENAPI_PATH, async () => document);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/sql.js';
 import { ApiError } from '../server/errors.js';
-import { type AuthFailureReason, authenticateKey, recordKeyUse } from '../workspace/apiKeys.js';
+import type { AuthFailureReason } from '../workspace/apiKeys.js';
+import type { KeyAuthentication, KeyAuthenticator } from '../workspace/keyAuthenticator.js';
 import './apiKeyContext.js';
 
 /** `Authorization: Bearer <key>`: the scheme is case-insensitive (RFC 9110), the token is not. */
@@ -31,26 +31,50 @@ export function unauthorized(reason: AuthFailureReason): ApiError {
   return ApiError.unauthorized(MESSAGES[reason]);
 }
 
+/** The 401 of a refused key, with the scheme RFC 6750 wants named; the reason goes to the log only. */
+function refuse(request: FastifyRequest, reply: FastifyReply, reason: AuthFailureReason): ApiError {
+  reply.header('WWW-Authenticate', 'Bearer realm="casescreen"');
+  request.log.info({ auth_failure: reason }, 'authentication failed');
+  return unauthorized(reason);
+}
+
 /**
  * The first hook of every `/v1` route: 401 `unauthorized` unless the bearer key is valid, active and
- * unexpired. The key's last use is noted without holding up the request.
+ * unexpired. A key the cache admitted is provisional until `confirmAuthentication` (the rate-limit
+ * hook calls it with the key epoch its statement read); the key's use is noted without holding up
+ * the request.
  */
-export function authenticationHook(db: Queryable) {
+export function authenticationHook(authenticator: KeyAuthenticator) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const bearer = parseAuthorization(request.headers.authorization);
-    const result =
+    const authentication: KeyAuthentication =
       bearer.kind === 'token'
-        ? await authenticateKey(db, bearer.token)
-        : { ok: false as const, reason: bearer.kind };
-    if (!result.ok) {
-      // RFC 6750: a 401 names the scheme it wants.
-      reply.header('WWW-Authenticate', 'Bearer realm="casescreen"');
-      request.log.info({ auth_failure: result.reason }, 'authentication failed');
-      throw unauthorized(result.reason);
-    }
+        ? await authenticator.authenticate(bearer.token)
+        : { result: { ok: false, reason: bearer.kind } };
+    const { result } = authentication;
+    if (!result.ok) throw refuse(request, reply, result.reason);
     request.apiKey = result.key;
-    recordKeyUse(db, result.key.id).catch((error: unknown) => {
-      request.log.warn({ err: error }, 'could not record the key use');
-    });
+    request.apiKeyAuthentication = authentication;
   };
+}
+
+/**
+ * Makes a cached admission final, given the key epoch a statement of this request read after it
+ * arrived: a key revoked or expired by then is refused exactly as the first hook would have.
+ */
+export async function confirmAuthentication(
+  authenticator: KeyAuthenticator,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  keyEpoch: bigint | undefined,
+): Promise<void> {
+  const authentication = request.apiKeyAuthentication;
+  if (!authentication?.cached) return;
+  request.apiKeyAuthentication = undefined;
+  const result = await authenticator.confirm(authentication, keyEpoch);
+  if (!result.ok) {
+    request.apiKey = undefined;
+    throw refuse(request, reply, result.reason);
+  }
+  request.apiKey = result.key;
 }

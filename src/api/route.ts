@@ -7,6 +7,7 @@ import { dataEnvelope } from '../server/envelope.js';
 import { ApiError, type FieldErrors } from '../server/errors.js';
 import { parseRequest } from '../server/validation.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
+import type { KeyAuthenticator } from '../workspace/keyAuthenticator.js';
 import { canRecordFinalDecision, hasScope, type Scope } from '../workspace/keyPolicy.js';
 import { requireApiKey } from './apiKeyContext.js';
 import { authenticationHook } from './authentication.js';
@@ -92,6 +93,7 @@ export function defineRoute<
 export interface RouteDependencies {
   pool: pg.Pool;
   rateLimiter: RateLimiter;
+  authenticator: KeyAuthenticator;
 }
 
 /** 403 unless the key holds one of the route's scopes and, where needed, the final-decision permission. */
@@ -127,8 +129,8 @@ export function registerApiRoutes(
   deps: RouteDependencies,
   routes: readonly ApiRoute[],
 ): void {
-  const authenticate = authenticationHook(deps.pool);
-  const limitRate = rateLimitHook(deps.rateLimiter);
+  const authenticate = authenticationHook(deps.authenticator);
+  const limitRate = rateLimitHook(deps.rateLimiter, deps.authenticator);
   for (const route of routes) {
     app.route({
       method: route.method,

@@ -23,10 +23,18 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+export interface RateLimitHit extends RateLimitResult {
+  /**
+   * The API key epoch (migration 0012) read by the same statement, when the limiter has one: it lets
+   * authentication confirm a cached key without a statement of its own (src/workspace/keyCache.ts).
+   */
+  keyEpoch?: bigint;
+}
+
 export interface RateLimiter {
   /** The time by the limiter's clock: what a request arriving now counts at. */
   now(): Date;
-  hit(apiKeyId: string, now?: Date): Promise<RateLimitResult>;
+  hit(apiKeyId: string, now?: Date): Promise<RateLimitHit>;
 }
 
 export interface Window {
@@ -64,7 +72,9 @@ export function decide(count: number, limit: number, resetAt: Date, now: Date): 
  * A fixed-window limiter whose counters live in PostgreSQL, shared by every service process. One
  * atomic upsert per request: concurrent requests of a key serialize on the window's row, so exactly
  * `limit` of them see a count within the limit. Refused requests count too, which is harmless (the
- * window ends anyway) and keeps the hot path at a single statement.
+ * window ends anyway) and keeps the hot path at a single statement. The same statement reads the
+ * API key epoch, for authentication to confirm a cached key with (its snapshot is taken after the
+ * request arrived, which is what makes a revocation committed before it visible).
  */
 export function createRateLimiter(db: Queryable, options: RateLimitOptions = {}): RateLimiter {
   const limit = options.limit ?? DEFAULT_LIMIT;
@@ -76,14 +86,17 @@ export function createRateLimiter(db: Queryable, options: RateLimitOptions = {})
     now: clock,
     async hit(apiKeyId, now = clock()) {
       const window = windowAt(now, windowMs);
-      const { rows } = await db.query<{ count: number }>(
-        `INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
-         ON CONFLICT (api_key_id, window_start)
-         DO UPDATE SET count = rate_limit_windows.count + 1
-         RETURNING count`,
+      const { rows } = await db.query<{ count: number; key_epoch: string }>(
+        `WITH hit AS (
+           INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
+           ON CONFLICT (api_key_id, window_start)
+           DO UPDATE SET count = rate_limit_windows.count + 1
+           RETURNING count
+         )
+         SELECT hit.count, (SELECT epoch FROM api_key_epoch)::text AS key_epoch FROM hit`,
         [apiKeyId, window.start],
       );
-      return decide(rows[0]!.count, limit, window.end, now);
+      return { ...decide(rows[0]!.count, limit, window.end, now), keyEpoch: BigInt(rows[0]!.key_epoch) };
     },
   };
 }

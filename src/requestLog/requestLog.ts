@@ -65,21 +65,61 @@ export function pathOnly(target: string): string {
  * carry more (a whole request, say) still stores only the allowed ones.
  */
 export async function recordRequest(db: Queryable, entry: RequestLogEntry): Promise<void> {
+  await recordRequests(db, [entry]);
+}
+
+/** Stores the metadata of many requests in one statement, each entry as `recordRequest` would. */
+export async function recordRequests(db: Queryable, entries: readonly RequestLogEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map(storedFields);
   await db.query(
     `INSERT INTO api_request_log
        (api_key_id, account_id, method, path, status, request_id, idempotency_key_present, occurred_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, now()))`,
+     SELECT api_key_id, account_id, method, path, status, request_id, idempotency_key_present,
+            coalesce(occurred_at, now())
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::int[], $6::text[], $7::boolean[],
+                   $8::timestamptz[])
+         AS e (api_key_id, account_id, method, path, status, request_id, idempotency_key_present, occurred_at)`,
     [
-      entry.apiKeyId,
-      entry.accountId,
-      entry.method.toUpperCase(),
-      pathOnly(entry.path),
-      entry.status,
-      entry.requestId.slice(0, MAX_REQUEST_ID_LENGTH),
-      entry.idempotencyKeyPresent === true,
-      entry.occurredAt ?? null,
+      rows.map((row) => row.apiKeyId),
+      rows.map((row) => row.accountId),
+      rows.map((row) => row.method),
+      rows.map((row) => row.path),
+      rows.map((row) => row.status),
+      rows.map((row) => row.requestId),
+      rows.map((row) => row.idempotencyKeyPresent),
+      rows.map((row) => row.occurredAt),
     ],
   );
+}
+
+/** The fields of an entry as stored: the allowed ones only, normalized and cut to the table's limits. */
+export function storedFields(entry: RequestLogEntry): Required<Omit<RequestLogEntry, 'occurredAt'>> & {
+  occurredAt: Date | null;
+} {
+  return {
+    apiKeyId: entry.apiKeyId,
+    accountId: entry.accountId,
+    method: entry.method.toUpperCase(),
+    path: pathOnly(entry.path),
+    status: entry.status,
+    requestId: entry.requestId.slice(0, MAX_REQUEST_ID_LENGTH),
+    idempotencyKeyPresent: entry.idempotencyKeyPresent === true,
+    occurredAt: entry.occurredAt ?? null,
+  };
+}
+
+/**
+ * Why the table would refuse the entry (its CHECK constraints), or undefined. A batch is one
+ * statement, so an entry it would refuse is kept out rather than taking the others down with it.
+ */
+export function entryProblem(entry: RequestLogEntry): string | undefined {
+  const fields = storedFields(entry);
+  if (!/^[A-Z]{1,16}$/.test(fields.method)) return 'method is not 1 to 16 letters';
+  if (!Number.isInteger(fields.status) || fields.status < 100 || fields.status > 599)
+    return 'status is not 100 to 599';
+  if (fields.requestId.length === 0) return 'request id is empty';
+  return undefined;
 }
 
 /** Log rows matching every given filter, newest first. */

@@ -68,12 +68,27 @@ export async function authenticateKey(
   rawKey: string | null | undefined,
   now: Date = new Date(),
 ): Promise<AuthResult> {
+  const parsed = parseBearerKey(rawKey);
+  if (!('prefix' in parsed)) return parsed;
+  return verifyStoredKey(await findKeyByPrefix(db, parsed.prefix), parsed.secret, now);
+}
+
+/** The parts of a presented key, or why it cannot be one. */
+export function parseBearerKey(
+  rawKey: string | null | undefined,
+): { prefix: string; secret: string } | { ok: false; reason: 'missing' | 'malformed' } {
   if (rawKey === undefined || rawKey === null || rawKey.trim() === '')
     return { ok: false, reason: 'missing' };
-  const parsed = parseApiKey(rawKey);
-  if (!parsed) return { ok: false, reason: 'malformed' };
-  const stored = await findKeyByPrefix(db, parsed.prefix);
-  if (!stored || !verifySecret(parsed.secret, stored.keyHash)) return { ok: false, reason: 'unknown' };
+  return parseApiKey(rawKey) ?? { ok: false, reason: 'malformed' };
+}
+
+/** The verdict on a presented secret against the stored key of its prefix (wherever that was read). */
+export function verifyStoredKey(
+  stored: { key: ApiKeyRecord; keyHash: Buffer } | undefined,
+  secret: string,
+  now: Date,
+): AuthResult {
+  if (!stored || !verifySecret(secret, stored.keyHash)) return { ok: false, reason: 'unknown' };
   const status = keyStatus(stored.key, now);
   if (status !== 'active') return { ok: false, reason: status };
   return { ok: true, key: stored.key };

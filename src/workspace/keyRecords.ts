@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/sql.js';
+import type { StoredKey } from './keyCache.js';
 import type { ActorType, KeyGrant, Scope } from './keyPolicy.js';
 
 /** An API key as the service sees it: everything but the secret and its hash. */
@@ -56,16 +57,24 @@ export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
-export async function findKeyByPrefix(
-  db: Queryable,
-  keyPrefix: string,
-): Promise<{ key: ApiKeyRecord; keyHash: Buffer } | undefined> {
-  const { rows } = await db.query<ApiKeyRow & { key_hash: Buffer }>(
-    `SELECT ${KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = $1`,
+/**
+ * The key with this prefix, its secret's hash and the key epoch (migration 0012) read in the same
+ * statement: the row reflects every key change up to that epoch, which is what lets a cache keep it.
+ */
+export async function findKeyByPrefix(db: Queryable, keyPrefix: string): Promise<StoredKey | undefined> {
+  const { rows } = await db.query<ApiKeyRow & { key_hash: Buffer; key_epoch: string }>(
+    `SELECT ${KEY_COLUMNS}, key_hash, (SELECT epoch FROM api_key_epoch)::text AS key_epoch
+       FROM api_keys WHERE key_prefix = $1`,
     [keyPrefix],
   );
   const row = rows[0];
-  return row ? { key: toApiKeyRecord(row), keyHash: row.key_hash } : undefined;
+  return row ? { key: toApiKeyRecord(row), keyHash: row.key_hash, epoch: BigInt(row.key_epoch) } : undefined;
+}
+
+/** The number of key changes committed so far (migration 0012). */
+export async function readKeyEpoch(db: Queryable): Promise<bigint> {
+  const { rows } = await db.query<{ epoch: string }>('SELECT epoch::text AS epoch FROM api_key_epoch');
+  return BigInt(rows[0]!.epoch);
 }
 
 export async function findKeyById(db: Queryable, id: string): Promise<ApiKeyRecord | undefined> {

@@ -9,6 +9,7 @@ import { caseAttachmentsMigration } from './0008_caseAttachments.js';
 import { snapshotPublicationDatesMigration } from './0009_snapshotPublicationDates.js';
 import { webhooksMigration } from './0010_webhooks.js';
 import { monitoringMigration } from './0011_monitoring.js';
+import { apiKeyChangesMigration } from './0012_apiKeyChanges.js';
 
 export interface Migration {
   id: number;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   snapshotPublicationDatesMigration,
   webhooksMigration,
   monitoringMigration,
+  apiKeyChangesMigration,
 ];

@@ -37,6 +37,8 @@ describe('rate limiter on PostgreSQL', () => {
       remaining: 0,
       resetAt: new Date('2030-01-01T00:01:00Z'),
       retryAfterSeconds: 45,
+      // Read in the same statement, for authentication to confirm cached keys with: no key changed yet.
+      keyEpoch: 0n,
     });
   });
 
