@@ -1,10 +1,12 @@
 import type pg from 'pg';
+import { caseViewsProjection } from '../../projections/cases/caseProjection.js';
 import { findCaseView } from '../../projections/cases/queries.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { eventsOfStreamTail, streamTailJson } from '../eventStore/postgres/postgresEventStore.js';
 import type { KeyGrant } from '../workspace/keyPolicy.js';
 import { isCaseVisibleToKey } from './caseAccess.js';
-import type { CaseState } from './caseState.js';
-import { loadCase } from './caseStream.js';
+import type { CaseState, MaybeCase } from './caseState.js';
+import { caseStream, loadCase } from './caseStream.js';
 
 /**
  * Reading a case for the API, read-your-writes (docs/case-read-model.md): the `case_views` row,
@@ -21,6 +23,13 @@ export async function readCase(
   store: EventStore,
   caseReference: string,
 ): Promise<CaseState | undefined> {
+  if (store.kind === 'postgres') {
+    const read = await readInOneStatement(pool, caseReference).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return undefined;
+      throw error;
+    });
+    if (read) return read.state ?? undefined;
+  }
   const view = await findCaseView(pool, caseReference).catch((error: unknown) => {
     // Every process installs the projections at start-up, so the view exists; a database that was
     // only migrated (a test, a tool) still answers correctly from the stream alone.
@@ -29,6 +38,34 @@ export async function readCase(
   });
   const loaded = await loadCase(store, caseReference, view?.state ?? null);
   return loaded.state ?? undefined;
+}
+
+/**
+ * On the PostgreSQL event store, which lives in the read models' database: the `case_views` row and
+ * the stream's events past its revision in one statement (one snapshot), folded with the same
+ * `evolve`. A row folded by another code version is ignored and the whole stream read instead.
+ */
+async function readInOneStatement(
+  pool: Pick<pg.Pool, 'query'>,
+  caseReference: string,
+): Promise<{ state: MaybeCase }> {
+  const { rows } = await pool.query<{
+    state: CaseState | null;
+    tail: Parameters<typeof eventsOfStreamTail>[0];
+  }>(
+    `SELECT v.state, ${streamTailJson("'case-' || $1", 'coalesce(v.revision, -1)')} AS tail
+       FROM (SELECT 1) one
+       LEFT JOIN (SELECT c.state, c.revision FROM case_views c
+                    JOIN projection_registry r ON r.name = $2 AND r.active_code_version = $3
+                   WHERE c.case_reference = $1) v ON true`,
+    [caseReference, caseViewsProjection.name, caseViewsProjection.version],
+  );
+  const row = rows[0]!;
+  const state = eventsOfStreamTail(row.tail).reduce<MaybeCase>(
+    (folded, recorded) => caseStream.evolve(folded, caseStream.toEvent(recorded)),
+    row.state,
+  );
+  return { state };
 }
 
 /** `readCase`, then the key's scope: undefined for a missing case and for one the key may not see alike. */

@@ -283,6 +283,27 @@ function expectedToText(expected: ExpectedRevision): string {
   return expected;
 }
 
+/**
+ * A stream's events after a revision, as one JSON array expression, for a read that wants a row of
+ * its own (a read model's) and the stream's newer events from one snapshot in one statement
+ * (src/cases/caseReadModel.ts). `streamName` and `afterRevision` are SQL expressions.
+ */
+export function streamTailJson(streamName: string, afterRevision: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object(
+            'global_position', e.global_position::text, 'transaction_id', e.transaction_id::text,
+            'stream_name', e.stream_name, 'category', e.category, 'stream_revision', e.stream_revision::text,
+            'event_id', e.event_id, 'event_type', e.event_type, 'data', e.data, 'metadata', e.metadata,
+            'recorded_at', e.recorded_at) ORDER BY e.stream_revision), '[]'::json)
+      FROM es_events e WHERE e.stream_name = ${streamName} AND e.stream_revision > ${afterRevision})`;
+}
+
+/** The events of a `streamTailJson` expression. */
+export function eventsOfStreamTail(
+  tail: readonly (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[],
+): RecordedEvent[] {
+  return tail.map((row) => toRecordedEvent({ ...row, recorded_at: new Date(row.recorded_at) }));
+}
+
 function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
