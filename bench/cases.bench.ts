@@ -20,7 +20,7 @@ import { loadSnapshot } from '../src/screening/snapshots/loadSnapshot.js';
 import { SCOPES } from '../src/workspace/keyPolicy.js';
 import { createApiKey } from '../src/workspace/keyStore.js';
 import { createWorkspace } from '../src/workspace/workspaceStore.js';
-import { closedLoop, type LoadResult } from './support/httpLoad.js';
+import { closedLoop, type LoadResult, openLoop } from './support/httpLoad.js';
 import { table } from './support/report.js';
 import { openBenchServer } from './support/server.js';
 import { statementsPerRequest } from './support/statementCount.js';
@@ -282,6 +282,16 @@ async function main(): Promise<void> {
       (n) => JSON.stringify(caseRequest(`${run}-count`, n + 1000)),
       run,
     );
+    const overloadRate = Math.max(1, Math.round(2 * create.perSecond));
+    progress(`overload: POST /v1/cases at ${overloadRate}/s (2x the closed-loop rate) for ${seconds} s`);
+    const overload = await openLoop(overloadRate, ms, (n) => ({
+      url: `${service.url}/v1/cases`,
+      init: {
+        method: 'POST',
+        headers: { ...auth(n + 100), ...json, 'idempotency-key': `${run}-overload-${n}` },
+        body: JSON.stringify(caseRequest(`${run}-overload`, n)),
+      },
+    }));
     await store.close();
     await pool.end();
 
@@ -315,6 +325,12 @@ async function main(): Promise<void> {
           [
             'statements per request, request path (GET / POST)',
             `${statements.get.toFixed(2)} / ${statements.post.toFixed(2)}`,
+            '',
+            '',
+          ],
+          [
+            `POST /v1/cases open loop @${overloadRate}/s (2x)`,
+            `201: p50 ${overload.accepted.p50.toFixed(1)} ms, p99 ${overload.accepted.p99.toFixed(1)} ms (${overload.accepted.count}); 503: p99 ${overload.refused.p99.toFixed(1)} ms (${overload.refused.count}); statuses ${JSON.stringify(overload.statuses)}`,
             '',
             '',
           ],

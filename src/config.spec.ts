@@ -62,6 +62,17 @@ describe('loadConfig', () => {
     expect(message).toContain('ESDB_CONNECTION_STRING: is required when EVENT_STORE=esdb');
   });
 
+  it('bounds request work: 32 /v1 requests in flight, a 2 s wait for a database connection', () => {
+    expect(loadConfig({})).toMatchObject({ maxInFlightRequests: 32, databasePoolWaitTimeoutMs: 2000 });
+    expect(loadConfig({ MAX_IN_FLIGHT_REQUESTS: '8', DATABASE_POOL_WAIT_TIMEOUT_MS: '0' })).toMatchObject({
+      maxInFlightRequests: 8,
+      databasePoolWaitTimeoutMs: 0,
+    });
+    const message = problemsOf({ MAX_IN_FLIGHT_REQUESTS: '0', DATABASE_POOL_WAIT_TIMEOUT_MS: '-1' });
+    expect(message).toContain('MAX_IN_FLIGHT_REQUESTS:');
+    expect(message).toContain('DATABASE_POOL_WAIT_TIMEOUT_MS:');
+  });
+
   it('accepts EventStoreDB with a connection string', () => {
     expect(
       loadConfig({ EVENT_STORE: 'esdb', ESDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_IN_FLIGHT_REQUESTS } from './api/inFlightLimit.js';
 import { DEFAULT_STALE_AFTER, formatDuration, parseDuration } from './screening/snapshots/staleness.js';
 import { projectPath } from './shared/projectRoot.js';
 
@@ -70,6 +71,14 @@ const envSchema = z.object({
   FEED_POLL_INTERVAL_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(10).max(60_000).default(1000),
+  ),
+  MAX_IN_FLIGHT_REQUESTS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_IN_FLIGHT_REQUESTS),
+  ),
+  DATABASE_POOL_WAIT_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(60_000).default(2000),
   ),
   SHUTDOWN_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
@@ -158,6 +167,14 @@ export interface Config {
   embeddedPgDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   feedPollIntervalMs: number;
+  /** `/v1` requests a serving process works on at once; past it, 503 `service_unavailable` at once. */
+  maxInFlightRequests: number;
+  /**
+   * How long a request of a `serve` process waits for a database connection before its 503
+   * (0: forever). Not applied where workers share the pool (`all`, `work`): a subscription whose
+   * batch fails after its retries parks, and a moment of saturation must not park a projection.
+   */
+  databasePoolWaitTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** A source snapshot older than this (publisher's date, else load time) refuses checks. */
   sourceStaleAfterMs: number;
@@ -215,6 +232,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgDir: projectPath(e.EMBEDDED_PG_DIR),
     logLevel: e.LOG_LEVEL,
     feedPollIntervalMs: e.FEED_POLL_INTERVAL_MS,
+    maxInFlightRequests: e.MAX_IN_FLIGHT_REQUESTS,
+    databasePoolWaitTimeoutMs: e.DATABASE_POOL_WAIT_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sourceStaleAfterMs: e.SOURCE_STALE_AFTER,
     sourcesConfigPath: projectPath(e.SOURCES_CONFIG),

@@ -14,6 +14,7 @@ import { createRequestLogWriter } from '../requestLog/requestLogWriter.js';
 import { buildServer, type ServerDependencies } from '../server/server.js';
 import { startKeyAuthentication } from '../workspace/keyAuthenticator.js';
 import { docsPageOptions } from './docsPage.js';
+import { DEFAULT_MAX_IN_FLIGHT_REQUESTS } from './inFlightLimit.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogHook } from './requestLogHook.js';
 import { type ApiRoute, registerApiRoutes } from './route.js';
@@ -25,6 +26,8 @@ export interface ApiServerDependencies extends ServerDependencies, CaseRouteDepe
   rateLimiter?: RateLimiter;
   /** How often the request metadata log is written (default 1 s; see requestLogWriter.ts). */
   requestLogFlushIntervalMs?: number;
+  /** `/v1` requests worked on at once before 503s (default DEFAULT_MAX_IN_FLIGHT_REQUESTS). */
+  maxInFlightRequests?: number;
   /** Routes beyond the public API's (tests add their own probes this way). */
   extraRoutes?: readonly ApiRoute[];
 }
@@ -43,7 +46,7 @@ export function publicRoutes(deps: CaseRouteDependencies): ApiRoute[] {
 
 /**
  * The HTTP server with the public API: the conventions of buildServer, the `/v1` routes behind
- * authentication, rate limit, authorization and idempotency, the request metadata log, and the
+ * the in-flight limit, authentication, rate limit, authorization and idempotency, the request metadata log, and the
  * generated OpenAPI document with its reference page. The document and the page are public: they
  * describe the contract, not anyone's data.
  */
@@ -66,7 +69,12 @@ export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
   app.addHook('onClose', () => authenticator.close());
   registerApiRoutes(
     app,
-    { pool: deps.pool, rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool), authenticator },
+    {
+      pool: deps.pool,
+      rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool),
+      authenticator,
+      maxInFlightRequests: deps.maxInFlightRequests ?? DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+    },
     routes,
   );
   app.get(OPENAPI_PATH, async () => document);

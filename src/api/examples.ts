@@ -591,6 +591,10 @@ export const ERROR_EXAMPLES: Record<ApiErrorCode, { message: string; details: un
       stale_after_ms: 1_209_600_000,
     },
   },
+  service_unavailable: {
+    message: 'The service is at capacity; retry after 1 s.',
+    details: { retry_after_seconds: 1 },
+  },
 };
 
 export function errorExample(code: ApiErrorCode) {

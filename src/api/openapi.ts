@@ -19,18 +19,24 @@ function codesOfStatus(status: number): ApiErrorCode[] {
   return API_ERROR_CODES.filter((code) => API_ERROR_STATUS[code] === status);
 }
 
+/**
+ * The codes an operation may answer with `status`. Every `/v1` operation may be refused past
+ * capacity (503 `service_unavailable`); only those listing 503 themselves also `source_unavailable`.
+ */
+function codesOfOperation(route: ApiRoute, status: number): ApiErrorCode[] {
+  if (status === 503 && !route.errorStatuses.includes(503)) return ['service_unavailable'];
+  return codesOfStatus(status);
+}
+
 /** An error response's description: its codes with their conditions (the spec's Errors table). */
-function errorDescription(status: number): string {
-  const codes = codesOfStatus(status);
+function errorDescription(codes: readonly ApiErrorCode[]): string {
   if (codes.length === 0) return 'Error.';
   return codes.map((code) => `\`${code}\`: ${API_ERROR_CONDITIONS[code]}.`).join(' Or ');
 }
 
 /** One example body per code the status stands for (409: `idempotency_conflict` and `conflict`). */
-function errorExamples(status: number) {
-  return Object.fromEntries(
-    codesOfStatus(status).map((code) => [code, { summary: code, value: errorExample(code) }]),
-  );
+function errorExamples(codes: readonly ApiErrorCode[]) {
+  return Object.fromEntries(codes.map((code) => [code, { summary: code, value: errorExample(code) }]));
 }
 
 /** The first example a schema's `.meta({examples})` gives, if any. */
@@ -145,19 +151,24 @@ function operation(collector: SchemaCollector, route: ApiRoute) {
       },
     };
   }
-  for (const status of route.errorStatuses) {
+  for (const status of new Set([...route.errorStatuses, 503])) {
+    const codes = codesOfOperation(route, status);
     const headers: Record<string, unknown> = { ...COMMON_HEADERS };
     if (status !== 401) Object.assign(headers, RATE_LIMIT_HEADERS);
     if (status === 429)
       headers['Retry-After'] = header('Seconds to wait before retrying.', { type: 'integer' });
+    if (status === 503)
+      headers['Retry-After'] = header('With `service_unavailable`: seconds to wait before retrying.', {
+        type: 'integer',
+      });
     if (status === 401) headers['WWW-Authenticate'] = header('`Bearer realm="casescreen"`.');
     responses[String(status)] = {
-      description: errorDescription(status),
+      description: errorDescription(codes),
       headers,
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-          examples: errorExamples(status),
+          examples: errorExamples(codes),
         },
       },
     };

@@ -16,6 +16,7 @@ import {
   IDEMPOTENT_REPLAY_HEADER,
   type IdempotencyContext,
 } from './idempotentExecution.js';
+import { inFlightLimitHook } from './inFlightLimit.js';
 import { rateLimitHook } from './rateLimitHook.js';
 
 export type ApiMethod = 'GET' | 'POST' | 'PATCH';
@@ -43,8 +44,8 @@ export interface RouteResult<T> {
 /**
  * One public endpoint: its contract (the zod schemas that validate it and that the OpenAPI document
  * is generated from, its scope, its statuses) and its handler. The shared pipeline around the
- * handler is the same for all of them: authenticate (401), rate-limit (429), authorize (403),
- * validate (400), then run once per Idempotency-Key.
+ * handler is the same for all of them: admit within the in-flight limit (503), authenticate (401),
+ * rate-limit (429), authorize (403), validate (400), then run once per Idempotency-Key.
  */
 export interface ApiRoute<
   P extends z.ZodType = z.ZodType,
@@ -94,6 +95,8 @@ export interface RouteDependencies {
   pool: pg.Pool;
   rateLimiter: RateLimiter;
   authenticator: KeyAuthenticator;
+  /** Requests of these routes this process works on at once; more are refused with 503. */
+  maxInFlightRequests: number;
 }
 
 /** 403 unless the key holds one of the route's scopes and, where needed, the final-decision permission. */
@@ -129,13 +132,15 @@ export function registerApiRoutes(
   deps: RouteDependencies,
   routes: readonly ApiRoute[],
 ): void {
+  // One count for all the routes: the limit is on the process's work, not per endpoint.
+  const admit = inFlightLimitHook(deps.maxInFlightRequests);
   const authenticate = authenticationHook(deps.authenticator);
   const limitRate = rateLimitHook(deps.rateLimiter, deps.authenticator);
   for (const route of routes) {
     app.route({
       method: route.method,
       url: route.path,
-      onRequest: [authenticate, limitRate],
+      onRequest: [admit, authenticate, limitRate],
       preHandler: async (request) => authorize(route, requireApiKey(request)),
       handler: (request, reply) => handleRoute(deps.pool, route, request, reply),
     });

@@ -28,6 +28,8 @@ export interface PlatformOptions {
   /** PostgreSQL's application_name of the pool's connections: which process they belong to. */
   applicationName: string;
   poolSize: number;
+  /** How long a caller waits for a free pool connection before an error (0 or unset: forever). */
+  poolWaitTimeoutMs?: number;
   /** The embedded server's own log lines. */
   log?: (line: string) => void;
 }
@@ -46,6 +48,7 @@ export async function openPlatform(config: Config, options: PlatformOptions): Pr
     const pool = createPool(database.url, {
       max: options.poolSize,
       applicationName: options.applicationName,
+      connectionTimeoutMillis: options.poolWaitTimeoutMs,
     });
     opened.push(() => closePool(pool));
     const store = openEventStore(config, { pool, databaseUrl: database.url });

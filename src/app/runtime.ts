@@ -40,6 +40,8 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     const platform = await openPlatform(config, {
       applicationName: `casescreen-${config.role}`,
       poolSize: 20,
+      // Only where no worker shares the pool (see Config.databasePoolWaitTimeoutMs).
+      poolWaitTimeoutMs: config.role === 'serve' ? config.databasePoolWaitTimeoutMs : 0,
       log: (line) => logger.debug({ component: 'postgres' }, line),
     });
     const { database, pool, store } = platform;
@@ -83,6 +85,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
         store,
         sourceStaleAfterMs: config.sourceStaleAfterMs,
         clock: systemClock,
+        maxInFlightRequests: config.maxInFlightRequests,
       });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);

@@ -61,6 +61,24 @@ export async function createDatabaseIfMissing(adminUrl: string, name: string): P
 export interface PoolOptions {
   max?: number;
   applicationName?: string;
+  /**
+   * How long a caller waits for a free connection before the pool gives up with an error that
+   * `isPoolWaitTimeout` recognizes; 0 or unset: forever. pg-pool also bounds opening a new
+   * connection with it.
+   */
+  connectionTimeoutMillis?: number;
+}
+
+/** pg-pool's error for a caller that waited `connectionTimeoutMillis` in its queue (pg-pool 3.x). */
+const POOL_WAIT_TIMEOUT_MESSAGE = 'timeout exceeded when trying to connect';
+
+/**
+ * Whether the pool gave up waiting for a free connection: the pool is saturated, nothing was sent
+ * to the database for this call. pg-pool throws a plain Error, so its message is the only mark; the
+ * overload integration test pins it.
+ */
+export function isPoolWaitTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_WAIT_TIMEOUT_MESSAGE;
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
@@ -68,6 +86,7 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'casescreen',
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 0,
     // Bounded so that a stuck session cannot hold back every feed reader of the cluster.
     options: '-c idle_in_transaction_session_timeout=60000',
   });

@@ -61,6 +61,20 @@ describe('toApiError', () => {
       expect(reported.message).not.toMatch(/secret|undefined|fastify/);
     }
   });
+
+  it('reports a database connection wait that ran out as 503 with Retry-After, other pool errors as 500', () => {
+    const reported = toApiError(new Error('timeout exceeded when trying to connect'));
+    expect(reported).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfterSeconds: 1,
+      details: { retry_after_seconds: 1 },
+    });
+    expect(toApiError(new Error('Connection terminated due to connection timeout'))).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+    });
+  });
 });
 
 describe('request ids', () => {

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { isPoolWaitTimeout } from '../db/database.js';
 import type { Logger } from '../shared/logger.js';
 import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
 import { errorEnvelope } from './envelope.js';
@@ -14,6 +15,12 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The only request media type: every body in the spec is a JSON document. */
 export const ACCEPTED_CONTENT_TYPES = ['application/json'] as const;
+
+/**
+ * `Retry-After` of a 503 for a request that waited too long for a database connection: the pool
+ * was saturated a moment ago, and a second is long enough for in-flight requests to drain.
+ */
+export const POOL_TIMEOUT_RETRY_AFTER_SECONDS = 1;
 
 /** Fastify's own errors carry a `FST_` code and an HTTP status; nothing else is trusted as a 4xx. */
 interface FrameworkError extends Error {
@@ -34,9 +41,17 @@ function isFrameworkError(error: unknown): error is FrameworkError {
  * errors (body, content type, URL) become 400 `invalid_request`, since the spec's status lists have
  * no 413 or 415; everything else is a 500 `internal_error` whose message says nothing of the cause.
  * A raw ZodError is a 500 too: zod also parses rows and events, and a bug there is not the client's.
+ * A wait for a database connection that ran out is overload, not a failure: 503
+ * `service_unavailable` with `Retry-After`.
  */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isPoolWaitTimeout(error)) {
+    return ApiError.serviceUnavailable(
+      POOL_TIMEOUT_RETRY_AFTER_SECONDS,
+      'No database connection became free in time; the service is at capacity. Retry shortly.',
+    );
+  }
   if (!isFrameworkError(error) || error.statusCode >= 500) return ApiError.internal();
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -90,6 +105,7 @@ export function setStandardHeaders(reply: FastifyReply): void {
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): void {
+  if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   reply.code(error.status).send(errorEnvelope(reply.request.id, error));
 }
 

@@ -14,6 +14,7 @@ describe('ApiError', () => {
       [ApiError.unprocessableEntity(), 'unprocessable_entity', 422],
       [ApiError.rateLimited(), 'rate_limited', 429],
       [ApiError.sourceUnavailable(), 'source_unavailable', 503],
+      [ApiError.serviceUnavailable(1), 'service_unavailable', 503],
       [ApiError.internal(), 'internal_error', 500],
       [ApiError.methodNotAllowed('DELETE', ['GET']), 'method_not_allowed', 405],
     ];

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 
 /**
  * The error codes of the spec's Errors table, plus `method_not_allowed`, which the HTTP layer uses
- * for a known path called with a method it does not serve (docs/api-conventions.md explains why).
+ * for a known path called with a method it does not serve (docs/api-conventions.md explains why),
+ * and `service_unavailable`, the answer past capacity (docs/api-platform.md, "Overload").
  */
 export const API_ERROR_STATUS = {
   invalid_request: 400,
@@ -16,6 +17,7 @@ export const API_ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   source_unavailable: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
@@ -40,6 +42,8 @@ export const API_ERROR_CONDITIONS: Record<ApiErrorCode, string> = {
   internal_error: 'internal failure; mutations may be retried safely with the same Idempotency-Key',
   source_unavailable:
     'the current source snapshot is missing or stale; checks are refused so that false no-match results cannot occur',
+  service_unavailable:
+    'the service is at capacity (too many requests in flight, or no database connection free in time); nothing was done, retry after `Retry-After` seconds with the same Idempotency-Key',
 };
 
 /** `details.fieldErrors` of a validation failure: dotted field path to its messages. */
@@ -61,6 +65,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly details: unknown = null,
+    /** Sent as `Retry-After` (seconds) with the error, when set. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.status = API_ERROR_STATUS[code];
@@ -112,6 +118,19 @@ export class ApiError extends Error {
     details?: unknown,
   ): ApiError {
     return new ApiError('source_unavailable', message, details);
+  }
+
+  /** Past capacity: refused before any work, or given up waiting for a database connection. */
+  static serviceUnavailable(
+    retryAfterSeconds: number,
+    message = 'The service is at capacity; retry shortly.',
+  ): ApiError {
+    return new ApiError(
+      'service_unavailable',
+      message,
+      { retry_after_seconds: retryAfterSeconds },
+      retryAfterSeconds,
+    );
   }
 
   /** The only 500 a client sees: never carries the underlying error's message or stack. */
