@@ -60,11 +60,19 @@ export class FeedWakeups {
       if (Array.isArray(payload?.c)) for (const category of payload.c) this.wake(category);
       else this.wakeAll();
     });
-    // Notifications sent while disconnected are lost: wake everyone to re-read after a reconnect.
-    subscriber.events.on('connected', () => this.wakeAll());
+    // Notifications sent while disconnected are lost: wake everyone to re-read once listening again.
+    // pg-listen emits 'connected' after re-issuing LISTEN on a reconnect, but on the first connect
+    // before LISTEN: a waiter woken then could re-register and miss a notification sent before the
+    // LISTEN, so the first wake-up waits for it (below).
+    let listening = false;
+    subscriber.events.on('connected', () => {
+      if (listening) this.wakeAll();
+    });
     this.subscriber = subscriber;
     await subscriber.connect();
     await subscriber.listenTo(FEED_CHANNEL);
+    listening = true;
+    this.wakeAll();
   }
 
   private wake(category: string | undefined): void {
