@@ -88,7 +88,7 @@ export function detectChanges(input: ChangeInput): ChangeOutcome {
       );
       continue;
     }
-    const changes = materialDifferences(previous, current);
+    const changes = factChanges(previous.facts, current.facts);
     const relisted = !previous.listed;
     const crossedUp = !previous.aboveThreshold;
     const notRelevant = input.reviews.get(fingerprint) === 'not_relevant';
@@ -126,7 +126,7 @@ export function detectChanges(input: ChangeInput): ChangeOutcome {
     }
     const current = observationOf(previous.checkType, fate.entity, fate.snapshotId, fate.score, false);
     after.set(fingerprint, current);
-    const changes = materialDifferences(previous, current);
+    const changes = factChanges(previous.facts, current.facts);
     const crossedDown = previous.aboveThreshold;
     if (changes.length === 0 && (!crossedDown || notRelevant)) continue;
     if (changes.length === 0) {
@@ -209,10 +209,6 @@ export function observationOf(
     listed: true,
     snapshotId,
   };
-}
-
-export function materialDifferences(previous: Observation, current: Observation): FieldChange[] {
-  return factChanges(previous.facts, current.facts);
 }
 
 function describe(observation: Observation): string {

@@ -214,9 +214,3 @@ function finishRun(
     completedAt,
   };
 }
-
-export function foldMonitoring(events: Iterable<MonitoringEvent>): MaybeMonitoringConfig {
-  let state: MaybeMonitoringConfig = null;
-  for (const event of events) state = evolveMonitoring(state, event);
-  return state;
-}
