@@ -15,6 +15,8 @@ import { confirmAuthentication } from './authentication.js';
 export function rateLimitHook(limiter: RateLimiter, authenticator: KeyAuthenticator) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const now = limiter.now();
+    // The hit is counted before a cached key is confirmed: a key revoked a moment ago still uses up
+    // a request of a window nobody can use any more.
     const result = await limiter.hit(requireApiKey(request).id, now);
     await confirmAuthentication(authenticator, request, reply, result.keyEpoch);
     reply.headers(rateLimitHeaders(result, now));

@@ -289,10 +289,9 @@ export async function changeGroup(
           ),
     (index) => ids(SUBJECT_EVENT_IDS + index),
   );
-  if (!joined.ok)
-    throw new Error(
-      `the subject of case ${state.caseReference} could not join its group: ${joined.rejection.message}`,
-    );
+  // The case has moved; a refusal here (a subject of another account) is answered as what it is,
+  // and a retry of the same request finds the move applied and tries the join again.
+  if (!joined.ok) return joined;
   return moved;
 }
 

@@ -105,9 +105,11 @@ export function detectChanges(input: ChangeInput): ChangeOutcome {
     alerts.push(alert('changed_match', current, previous, party.match, all, summarize(current, all), null));
   }
 
+  const foundFingerprints = new Set(
+    input.found.map((party) => matchFingerprint(party.checkType, party.entity.id)),
+  );
   for (const [fingerprint, previous] of Object.entries(input.observed)) {
-    if (input.found.some((party) => matchFingerprint(party.checkType, party.entity.id) === fingerprint))
-      continue;
+    if (foundFingerprints.has(fingerprint)) continue;
     const fate = input.unfound.get(fingerprint) ?? { kind: 'not_screened' };
     const notRelevant = input.reviews.get(fingerprint) === 'not_relevant';
     if (fate.kind === 'not_screened') continue;

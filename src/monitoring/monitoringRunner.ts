@@ -159,7 +159,11 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
         // The last attempt: the run is recorded as failed, with its message, rather than retried forever.
         logger.error({ ...job, error: message }, 'monitoring run failed');
         await recordFailedRun({ store, clock }, job, message)
-          .then(() => markDone(pool, RUN_QUEUE, claim, message))
+          .then((recorded) =>
+            recorded
+              ? markDone(pool, RUN_QUEUE, claim, message)
+              : retryLater(pool, RUN_QUEUE, claim, retryMs, message),
+          )
           .catch(() => retryLater(pool, RUN_QUEUE, claim, retryMs, message))
           .catch(() => {});
         return;
@@ -216,7 +220,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
         await new Promise<void>((resolve) => {
           idleWaiters.add(resolve);
           setTimeout(resolve, 200).unref();
-        });
+        }).finally(() => idleWaiters.clear());
       }
     },
     async stop() {
@@ -263,6 +267,11 @@ export async function queueScheduledRuns(pool: pg.Pool, intervalMs: number): Pro
         AND last_run_at + make_interval(secs => $1::double precision / 1000
               * (0.9 + 0.2 * (('x' || substr(md5(monitoring_config_id), 1, 8))::bit(32)::bigint / 4294967295.0)))
             <= now()
+        -- One already queued is left to run: the next 5000 due are the others, oldest first.
+        AND NOT EXISTS (SELECT 1 FROM monitoring_jobs j
+                         WHERE j.monitoring_config_id = monitoring_configs.monitoring_config_id
+                           AND j.status <> 'done')
+      ORDER BY last_run_at
       LIMIT 5000`,
     [intervalMs],
   );

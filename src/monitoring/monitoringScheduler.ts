@@ -150,7 +150,8 @@ async function enrollFromCases(
     );
     // POST /v1/cases checked the monitoring owner and collaborators against the group already; a
     // refusal now (a member removed since) must not stop the feed: the case records the request.
-    if (!outcome.ok && outcome.rejection.code !== 'unprocessable' && outcome.rejection.code !== 'not_found') {
+    // A conflict: the subject's configuration of this group was moved to another group meanwhile.
+    if (!outcome.ok && !['unprocessable', 'not_found', 'conflict'].includes(outcome.rejection.code)) {
       throw new Error(
         `enrolling the subject of case ${data.caseReference} failed: ${outcome.rejection.message}`,
       );

@@ -173,7 +173,11 @@ export async function updateMonitoringConfig(
       subjectReference: existing.subject.subjectReference,
       groupId,
     });
-    if (there !== id && (await readMonitoringConfig(deps.pool, deps.store, there))?.groupId === groupId) {
+    if (
+      there !== id &&
+      (await readMonitoringConfig(deps.pool, deps.store, there))?.groupId.toLowerCase() ===
+        groupId.toLowerCase()
+    ) {
       return reject('conflict', `The subject is already monitored in group ${groupId}.`, {
         monitoring_config_id: there,
       });
@@ -268,7 +272,11 @@ async function configIdOf(
   pool: pg.Pool,
   scope: { accountId: string; subjectReference: string; groupId: string },
 ): Promise<string> {
-  const [moved] = await findConfigIdsOfSubjectInGroup(pool, scope).catch(() => []);
+  const [moved] = await findConfigIdsOfSubjectInGroup(pool, scope).catch((error: unknown) => {
+    // A database only migrated has no read model: no configuration was moved anywhere.
+    if ((error as { code?: unknown }).code === '42P01') return [];
+    throw error;
+  });
   return moved ?? monitoringConfigId(scope.accountId, scope.subjectReference, scope.groupId);
 }
 

@@ -110,15 +110,16 @@ async function requeueForNewerLists(
 
 /**
  * Records the run as failed with the error that stopped it (after the worker's last attempt): the
- * configuration shows `failed` and the message, and the next trigger runs it again.
+ * configuration shows `failed` and the message, and the next trigger runs it again. False when the
+ * run was recorded already: then its follow-up case is what fails, and the job is retried instead.
  */
 export async function recordFailedRun(
   deps: Pick<RunJobDeps, 'store' | 'clock'>,
   job: { runId: string; monitoringConfigId: string; trigger: RunTrigger },
   errorMessage: string,
-): Promise<void> {
+): Promise<boolean> {
   const now = deps.clock().toISOString();
-  await monitoringCommandHandler.handle(
+  const outcome = await monitoringCommandHandler.handle(
     deps.store,
     job.monitoringConfigId,
     (state) =>
@@ -145,6 +146,9 @@ export async function recordFailedRun(
           ),
     runEventId(job.runId, 'run'),
   );
+  // Applied before: the run itself is on the stream (what kept failing came after it, its
+  // follow-up case), so nothing is recorded and the job must go on being retried.
+  return outcome.ok && !outcome.alreadyApplied;
 }
 
 /** Why this run must not be made now: a paused config, or a baseline whose case is still screening. */

@@ -53,7 +53,8 @@ export function createRequestLogWriter(
   let queued: Promise<void> | undefined;
 
   const writeLater = () => {
-    if (timer || queued || buffer.length === 0) return;
+    // Closed: the last flush has run; a failed one is not retried against a pool being closed.
+    if (closed || timer || queued || buffer.length === 0) return;
     timer = setTimeout(() => void flush(), flushIntervalMs);
     // A buffered entry must not keep alive a process told to stop: close() writes it.
     timer.unref();

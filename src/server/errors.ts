@@ -43,7 +43,7 @@ export const API_ERROR_CONDITIONS: Record<ApiErrorCode, string> = {
   source_unavailable:
     'the current source snapshot is missing or stale; checks are refused so that false no-match results cannot occur',
   service_unavailable:
-    'the service is at capacity (too many requests in flight, or no database connection free in time); nothing was done, retry after `Retry-After` seconds with the same Idempotency-Key',
+    'the service is at capacity: too many requests in flight (nothing was done), or no database connection free in time (part of a mutation may have run); retry after `Retry-After` seconds with the same Idempotency-Key',
 };
 
 /** `details.fieldErrors` of a validation failure: dotted field path to its messages. */

@@ -148,6 +148,49 @@ describe('a monitoring run interrupted at each step', () => {
     expect((await history(id)).filter((event) => event.type === 'FollowUpCaseCreated')).toHaveLength(1);
   });
 
+  it('keeps retrying a recorded run whose follow-up case keeps failing, never marking it failed or done', async () => {
+    let failing = true;
+    const store = dyingStore(es.store, (stream) => (failing && stream.startsWith('case-') ? 'before' : null));
+    const indexManager = new IndexManager({ pool: es.db.pool });
+    const monitoring = startMonitoring({
+      pool: es.db.pool,
+      databaseUrl: es.db.url,
+      store,
+      indexManager,
+      logger: silentLogger,
+      workers: 1,
+      intervalMs: 86_400_000,
+      staleAfterMs: 3650 * 86_400_000,
+      pollMs: 50,
+      retryMs: 10,
+    });
+    try {
+      const { id } = await enrolled('Ivan Testov');
+      const job = async () =>
+        (
+          await es.db.pool.query<{ status: string; attempts: number }>(
+            'SELECT status, attempts FROM monitoring_jobs WHERE monitoring_config_id = $1',
+            [id],
+          )
+        ).rows[0];
+      await eventually(async () => expect((await job())?.attempts).toBeGreaterThan(RUN_ATTEMPTS), 30_000);
+      expect((await job())?.status).not.toBe('done');
+      const { state } = await monitoringCommandHandler.load(es.store, id);
+      expect(state?.latestResult).toBe('new_matches');
+      expect(Object.keys(state!.followUpsInProgress)).toHaveLength(1);
+
+      failing = false;
+      await eventually(async () => {
+        const { state: after } = await monitoringCommandHandler.load(es.store, id);
+        expect(after?.followUpCaseReferences).toHaveLength(1);
+        expect((await job())?.status).toBe('done');
+      }, 30_000);
+    } finally {
+      await monitoring.stop();
+      indexManager.close();
+    }
+  });
+
   it('records a run that keeps throwing as failed, with its message, after the last attempt', async () => {
     const broken = new IndexManager({
       pool: es.db.pool,
