@@ -74,15 +74,24 @@ export interface ConfigListFilter {
 export async function listMonitoringConfigViews(
   db: Queryable,
   filter: ConfigListFilter,
-): Promise<MonitoringConfigView[]> {
-  const { rows } = await db.query<Row>(
-    `SELECT monitoring_config_id, revision, state FROM monitoring_configs
-      WHERE account_id = $1 AND group_id = ANY($2::uuid[])
-        AND ($3::text IS NULL OR subject_reference = $3)
-        AND ($4::text IS NULL OR status = $4)
-        AND ($5::text IS NULL OR latest_result = $5)
-        AND ($6::timestamptz IS NULL OR (created_at, monitoring_config_id) < ($6::timestamptz, $7::text))
-      ORDER BY created_at DESC, monitoring_config_id DESC
+): Promise<
+  (Omit<MonitoringConfigView, 'state'> & { state: MonitoringConfigState | null; createdAt: Date })[]
+> {
+  // A row folded by another code version keeps its place in the list, without its state: the
+  // caller folds that configuration's stream from the start.
+  const { rows } = await db.query<
+    Omit<Row, 'state'> & { state: MonitoringConfigState | null; created_at: Date }
+  >(
+    `SELECT v.monitoring_config_id, v.revision, v.created_at, CASE WHEN r.name IS NULL THEN NULL ELSE v.state END AS state
+       FROM monitoring_configs v
+       LEFT JOIN projection_registry r ON r.name = '${monitoringConfigsProjection.name}'
+            AND r.active_code_version = ${monitoringConfigsProjection.version}
+      WHERE v.account_id = $1 AND v.group_id = ANY($2::uuid[])
+        AND ($3::text IS NULL OR v.subject_reference = $3)
+        AND ($4::text IS NULL OR v.status = $4)
+        AND ($5::text IS NULL OR v.latest_result = $5)
+        AND ($6::timestamptz IS NULL OR (v.created_at, v.monitoring_config_id) < ($6::timestamptz, $7::text))
+      ORDER BY v.created_at DESC, v.monitoring_config_id DESC
       LIMIT $8`,
     [
       filter.accountId,
@@ -95,5 +104,5 @@ export async function listMonitoringConfigViews(
       filter.limit,
     ],
   );
-  return rows.map(toView);
+  return rows.map((row) => ({ ...toView(row as Row), state: row.state, createdAt: row.created_at }));
 }

@@ -19,10 +19,19 @@ export async function readMonitoringConfig(
     if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return undefined;
     throw error;
   });
+  return catchUpMonitoringConfig(store, monitoringConfigId, view);
+}
+
+/** A configuration read from the read model (or not), caught up with its stream. */
+export async function catchUpMonitoringConfig(
+  store: EventStore,
+  monitoringConfigId: string,
+  view: { state: MonitoringConfigState | null; revision: number } | undefined,
+): Promise<MonitoringConfigState | undefined> {
   const loaded = await monitoringCommandHandler.load(
     store,
     monitoringConfigId,
-    view ? { state: view.state, revision: view.revision } : undefined,
+    view?.state ? { state: view.state, revision: view.revision } : undefined,
   );
   return loaded.state ?? undefined;
 }

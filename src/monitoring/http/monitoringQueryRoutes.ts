@@ -5,9 +5,10 @@ import { listMonitoringConfigViews } from '../../../projections/monitoring/queri
 import { type ApiRoute, defineRoute } from '../../api/route.js';
 import type { CaseRouteDependencies } from '../../cases/http/caseRouteDependencies.js';
 import { ApiError } from '../../server/errors.js';
+import { SUBJECT_REFERENCE } from '../../subjects/subjectEvents.js';
 import { keyMonitoringRequester } from '../monitoringAccess.js';
 import { MONITORING_CONFIG_ID } from '../monitoringEvents.js';
-import { readMonitoringConfig } from '../monitoringReadModel.js';
+import { catchUpMonitoringConfig } from '../monitoringReadModel.js';
 import { canSeeConfig, findConfigForRequester } from '../monitoringService.js';
 import type { MonitoringConfigState } from '../monitoringState.js';
 import { configResource, configResources } from './monitoringConfigResources.js';
@@ -44,7 +45,8 @@ interface ConfigCursor {
 
 const CursorPayload = z.strictObject({
   v: z.literal(1),
-  c: z.iso.datetime({ offset: true }),
+  // Year 1 at the earliest: PostgreSQL refuses year 0, and a cursor is any client's to forge.
+  c: z.iso.datetime({ offset: true }).refine((value) => Number(value.slice(0, 4)) >= 1),
   i: z.string().regex(MONITORING_CONFIG_ID),
   f: z.string(),
 });
@@ -124,6 +126,11 @@ export function monitoringQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       errorStatuses: [400, 401, 403, 404, 429],
       async handle({ key, query }) {
         const cursor = cursorFor(query);
+        // No subject has a reference of another shape (and one with a NUL byte would not even reach
+        // PostgreSQL's text): nothing is monitored under it.
+        if (query.subject_reference !== undefined && !SUBJECT_REFERENCE.test(query.subject_reference)) {
+          return { status: 200, data: { monitoring_configs: [], next_cursor: null } };
+        }
         const requester = keyMonitoringRequester(key);
         const rows = await listMonitoringConfigViews(pool, {
           accountId: key.accountId,
@@ -138,7 +145,7 @@ export function monitoringQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
         // Each row caught up with its stream: a change not projected yet is shown, and a
         // configuration that no longer fits the filters or the key's groups is left out.
         const states = (
-          await Promise.all(page.map((row) => readMonitoringConfig(pool, store, row.monitoringConfigId)))
+          await Promise.all(page.map((row) => catchUpMonitoringConfig(store, row.monitoringConfigId, row)))
         ).filter(
           (state): state is MonitoringConfigState =>
             state !== undefined && canSeeConfig(requester, state) && matchesFilters(state, query),
@@ -151,7 +158,7 @@ export function monitoringQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
             next_cursor:
               last && rows.length > page.length
                 ? encodeConfigCursor({
-                    createdAt: new Date(last.state.createdAt).toISOString(),
+                    createdAt: last.createdAt.toISOString(),
                     monitoringConfigId: last.monitoringConfigId,
                     filters: filtersKey(query),
                   })

@@ -11,7 +11,12 @@ import {
 import { BirthDate } from '../../cases/http/caseSchemas.js';
 import { CHECK_TYPES } from '../../screening/checkTypes.js';
 import { CONFIDENCE_BANDS } from '../../screening/scoring/confidenceBand.js';
-import { MONITORING_RESULTS, MONITORING_STATUSES, RESOLUTION_STATUSES } from '../monitoringEvents.js';
+import {
+  MONITORING_CONFIG_ID,
+  MONITORING_RESULTS,
+  MONITORING_STATUSES,
+  RESOLUTION_STATUSES,
+} from '../monitoringEvents.js';
 
 /**
  * The spec's MonitoringConfig, MonitoringRun and MonitoringAlert, and the list answers of the
@@ -26,7 +31,7 @@ const CheckType = z.enum(CHECK_TYPES);
 
 export const MonitoringConfig = z
   .object({
-    monitoring_config_id: z.string().regex(/^mon_[a-f0-9]+$/),
+    monitoring_config_id: z.string().regex(MONITORING_CONFIG_ID),
     group_id: Uuid,
     owner_user_id: Uuid.nullable().meta({
       description:

@@ -458,8 +458,16 @@ describe('monitoring configurations over HTTP', () => {
       '?status=stopped',
       '?latest_result=maybe',
       '?cursor=nope!',
+      // A forged cursor of year 0: a date PostgreSQL refuses, so a 400 here and never a 500.
+      `?cursor=${Buffer.from(JSON.stringify({ v: 1, c: '0000-01-01T00:00:00Z', i: 'mon_a', f: '[null,null,null]' })).toString('base64url')}`,
     ]) {
       expect((await call('GET', `/v1/monitoring-configs${query}`, keys.a)).status, query).toBe(400);
+    }
+    // A subject reference no subject can have (a NUL byte included) matches nothing.
+    for (const reference of ['%00', 'sub_%00abc', 'not-a-reference']) {
+      const answer = await call('GET', `/v1/monitoring-configs?subject_reference=${reference}`, keys.a);
+      expect(answer.status, reference).toBe(200);
+      expect((answer.body.data as { monitoring_configs: unknown[] }).monitoring_configs).toEqual([]);
     }
   });
 
