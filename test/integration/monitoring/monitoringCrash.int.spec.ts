@@ -215,11 +215,14 @@ describe('a monitoring run interrupted at each step', () => {
         expect(state?.latestResult).toBe('failed');
         expect(state?.latestResultSummary).toMatch(/disk full/);
       }, 30_000);
-      const { rows } = await es.db.pool.query(
-        `SELECT status, attempts FROM monitoring_jobs WHERE monitoring_config_id = $1`,
-        [id],
-      );
-      expect(rows).toEqual([{ status: 'done', attempts: RUN_ATTEMPTS }]);
+      // The job is closed right after the failed run is recorded: wait for that too.
+      await eventually(async () => {
+        const { rows } = await es.db.pool.query(
+          'SELECT status, attempts FROM monitoring_jobs WHERE monitoring_config_id = $1',
+          [id],
+        );
+        expect(rows).toEqual([{ status: 'done', attempts: RUN_ATTEMPTS }]);
+      });
     } finally {
       await monitoring.stop();
       broken.close();
