@@ -97,6 +97,12 @@ export interface WaitForEventsOptions {
   after?: Checkpoint | null;
 }
 
+export interface StreamAppend {
+  streamName: string;
+  events: NewEvent[];
+  expectedRevision?: ExpectedRevision;
+}
+
 export interface EventStore {
   readonly kind: 'postgres' | 'esdb';
   appendToStream(
@@ -104,6 +110,13 @@ export interface EventStore {
     events: NewEvent[],
     options?: { expectedRevision?: ExpectedRevision },
   ): Promise<AppendResult>;
+  /**
+   * Appends to several distinct streams, each at its own expected revision; one result per append,
+   * in order. On PostgreSQL all of them or none (one transaction). EventStoreDB has no multi-stream
+   * transaction: there they are written one after another, and a failure leaves the earlier ones
+   * written; a retry with the same event ids completes the rest (an append repeated is a no-op).
+   */
+  appendToStreams(appends: StreamAppend[]): Promise<AppendResult[]>;
   readStream(streamName: string, options?: ReadStreamOptions): Promise<ReadStreamResult>;
   /**
    * One page of the ordered global feed after `after`. Never skips an event that commits later:
@@ -198,4 +211,12 @@ export function assignEventIds(
 export function assertAppendable(streamName: string, events: NewEvent[]): void {
   streamCategory(streamName);
   if (events.length === 0) throw new TypeError(`Append to ${streamName} has no events`);
+}
+
+/** Each stream once, each with events. */
+export function assertAppendableAll(appends: readonly StreamAppend[]): void {
+  for (const { streamName, events } of appends) assertAppendable(streamName, events);
+  if (new Set(appends.map((append) => append.streamName)).size !== appends.length) {
+    throw new TypeError('A multi-stream append names a stream twice');
+  }
 }

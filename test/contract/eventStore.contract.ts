@@ -227,6 +227,37 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         expect((await store.readStream(s)).events).toHaveLength(2);
       });
 
+      it('appends to several streams at their own expected revisions, one result per stream in order', async () => {
+        const [a, b] = [stream('subject'), stream()];
+        await store.appendToStream(a, [event(0)]);
+        const results = await store.appendToStreams([
+          { streamName: a, events: [event(1), event(2)], expectedRevision: 0n },
+          { streamName: b, events: [event(3)], expectedRevision: 'no_stream' },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).toEqual([2n, 0n]);
+        expect(store.compareCheckpoints(results[0]!.position, results[1]!.position)).toBe(-1);
+        expect((await store.readStream(a)).events.map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2]);
+        expect((await store.readStream(b)).events.map((e) => (e.data as { n: number }).n)).toEqual([3]);
+      });
+
+      it('names the stream whose expected revision failed in a multi-stream append, and repeats as a no-op', async () => {
+        const [a, b] = [stream('subject'), stream()];
+        await store.appendToStream(b, [event(0)]);
+        const writes = [
+          { streamName: a, events: [{ ...event(1), id: randomUUID() }], expectedRevision: 'no_stream' as const },
+          { streamName: b, events: [{ ...event(2), id: randomUUID() }], expectedRevision: 'no_stream' as const },
+        ];
+        const refused = await rejection(store.appendToStreams(writes));
+        expect(refused).toBeInstanceOf(WrongExpectedVersionError);
+        expect(refused).toMatchObject({ streamName: b, actual: 0n });
+        const fixed = [writes[0]!, { ...writes[1]!, expectedRevision: 0n }];
+        const first = await store.appendToStreams(fixed);
+        const repeated = await store.appendToStreams(fixed);
+        expect(repeated.map((r) => r.position)).toEqual(first.map((r) => r.position));
+        expect((await store.readStream(b)).events).toHaveLength(2);
+        await expect(store.appendToStreams([writes[0]!, writes[0]!])).rejects.toBeInstanceOf(TypeError);
+      });
+
       it('rejects an empty append, invalid stream names and non-UUID event ids', async () => {
         await expect(store.appendToStream(stream(), [])).rejects.toBeInstanceOf(TypeError);
         for (const bad of ['', 'nocategory', '-x', 'Case-1', 'case-', 'case-a b']) {

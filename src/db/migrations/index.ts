@@ -10,6 +10,7 @@ import { snapshotPublicationDatesMigration } from './0009_snapshotPublicationDat
 import { webhooksMigration } from './0010_webhooks.js';
 import { monitoringMigration } from './0011_monitoring.js';
 import { apiKeyChangesMigration } from './0012_apiKeyChanges.js';
+import { multiStreamAppendMigration } from './0013_multiStreamAppend.js';
 
 export interface Migration {
   id: number;
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   webhooksMigration,
   monitoringMigration,
   apiKeyChangesMigration,
+  multiStreamAppendMigration,
 ];

@@ -12,6 +12,7 @@ import { v4 } from 'uuid';
 import {
   type AppendResult,
   assertAppendable,
+  assertAppendableAll,
   assignEventIds,
   type Checkpoint,
   type EventStore,
@@ -139,6 +140,20 @@ export function esdbEventStoreOver(
       } catch (error) {
         throw mapAppendError(error, streamName, expected);
       }
+    },
+
+    async appendToStreams(appends): Promise<AppendResult[]> {
+      assertAppendableAll(appends);
+      // No multi-stream transaction: in order, each with its own expected revision (see the port).
+      const results: AppendResult[] = [];
+      for (const append of appends) {
+        results.push(
+          await store.appendToStream(append.streamName, append.events, {
+            expectedRevision: append.expectedRevision,
+          }),
+        );
+      }
+      return results;
     },
 
     async readStream(streamName, readOptions: ReadStreamOptions = {}): Promise<ReadStreamResult> {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import {
   type AppendResult,
   assertAppendable,
+  assertAppendableAll,
   assignEventIds,
   type Checkpoint,
   type EventStore,
@@ -189,6 +190,53 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           globalPosition: BigInt(result.last_position!),
         }),
       };
+    },
+
+    async appendToStreams(appends): Promise<AppendResult[]> {
+      assertAppendableAll(appends);
+      const expected = appends.map((append) => append.expectedRevision ?? 'any');
+      const ids = appends.flatMap((append) => assignEventIds(append.streamName, append.events));
+      const events = appends.flatMap((append) => append.events);
+      const { rows } = await pool
+        .query<{ stream_index: number; next_revision: string; last_position: string; txid: string }>(
+          `SELECT stream_index, next_revision, last_position, txid::text AS txid
+             FROM es_append_all($1, $2, $3, $4, $5::uuid[], $6::text[],
+                                ARRAY(SELECT jsonb_array_elements($7::jsonb)),
+                                ARRAY(SELECT jsonb_array_elements($8::jsonb)))
+            ORDER BY stream_index`,
+          [
+            appends.map((append) => append.streamName),
+            appends.map((append) => streamCategory(append.streamName)),
+            expected.map(expectedToText),
+            appends.map((append) => append.events.length),
+            ids,
+            events.map((event) => event.type),
+            JSON.stringify(events.map((event) => event.data)),
+            JSON.stringify(events.map((event) => event.metadata ?? {})),
+          ],
+        )
+        .catch((error: { code?: string; detail?: string }) => {
+          if (error.code === 'ES003') {
+            const { stream, actual_revision } = JSON.parse(error.detail!) as {
+              stream: string;
+              actual_revision: string;
+            };
+            const index = appends.findIndex((append) => append.streamName === stream);
+            throw new WrongExpectedVersionError(stream, expected[index]!, BigInt(actual_revision));
+          }
+          if (error.code === 'ES002') {
+            throw new IdempotencyMismatchError(error.detail ?? 'one of the streams');
+          }
+          throw error;
+        });
+      for (const append of appends) notifier.notify(streamCategory(append.streamName));
+      return rows.map((row) => ({
+        nextExpectedRevision: BigInt(row.next_revision),
+        position: encodePosition({
+          transactionId: BigInt(row.txid),
+          globalPosition: BigInt(row.last_position),
+        }),
+      }));
     },
 
     async readStream(streamName, readOptions: ReadStreamOptions = {}): Promise<ReadStreamResult> {
