@@ -244,8 +244,16 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         const [a, b] = [stream('subject'), stream()];
         await store.appendToStream(b, [event(0)]);
         const writes = [
-          { streamName: a, events: [{ ...event(1), id: randomUUID() }], expectedRevision: 'no_stream' as const },
-          { streamName: b, events: [{ ...event(2), id: randomUUID() }], expectedRevision: 'no_stream' as const },
+          {
+            streamName: a,
+            events: [{ ...event(1), id: randomUUID() }],
+            expectedRevision: 'no_stream' as const,
+          },
+          {
+            streamName: b,
+            events: [{ ...event(2), id: randomUUID() }],
+            expectedRevision: 'no_stream' as const,
+          },
         ];
         const refused = await rejection(store.appendToStreams(writes));
         expect(refused).toBeInstanceOf(WrongExpectedVersionError);
