@@ -1,31 +1,30 @@
 import { groupsOfSubjectCases } from '../../projections/cases/queries.js';
 import type { EventIds } from '../eventSourcing/commandHandler.js';
 import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.js';
+import { type NewEvent, type ReadStreamResult, WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import { findProfile, listProfiles, type ScreeningProfile } from '../screening/scoring/profiles.js';
-import { sourceAvailability } from '../screening/snapshots/sourceAvailability.js';
+import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
+import { availabilityOf } from '../screening/snapshots/sourceAvailability.js';
 import { decideSubject, type SentDetails, type UseSubject } from '../subjects/subjectDecide.js';
 import {
   evolveSubject,
   SUBJECT_REFERENCE,
+  type SubjectEvent,
   type SubjectState,
   subjectDetailsOf,
   subjectReferenceFor,
 } from '../subjects/subjectEvents.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
-import {
-  findGroupForKey,
-  type Group,
-  groupMembersAmong,
-  listGroupsForKey,
-} from '../workspace/workspaceStore.js';
+import { findGroupForKey, type Group, listGroupsForKey } from '../workspace/workspaceStore.js';
 import { keyRequester } from './caseAccess.js';
+import { readForCaseCreation } from './caseCreationReads.js';
 import { type CaseCommand, decide, queuedChecks } from './caseDecide.js';
 import type { CaseSubject } from './caseEvents.js';
 import type { CaseServiceDeps } from './caseService.js';
 import type { CaseState, MaybeCase } from './caseState.js';
-import { caseStream, loadCase, runCaseCommand } from './caseStream.js';
+import { caseCommandHandler, caseStream, type LoadedCase, loadCase } from './caseStream.js';
 import { candidateCaseReference, checkId, checkReference } from './references.js';
 
 /**
@@ -92,26 +91,38 @@ export async function createCase(
     if (own) return { ok: true, value: own };
   }
 
-  const group = await resolveGroup(deps, key, input.case.groupId);
-  if ('code' in group) return { ok: false, rejection: group };
+  // A group named but outside the key's scope is not found, exactly like a missing one.
+  if (input.case.groupId && !key.groupIds.includes(input.case.groupId.toLowerCase())) {
+    return { ok: false, rejection: groupNotFound(input.case.groupId) };
+  }
+  const subject = useSubject(request, input.subject, now);
+  if ('code' in subject) return { ok: false, rejection: subject };
   const userIds = [
     ...(input.case.ownerUserId ? [input.case.ownerUserId] : []),
     ...input.case.collaboratorUserIds,
     ...(input.monitoring.ownerUserId ? [input.monitoring.ownerUserId] : []),
     ...input.monitoring.collaboratorUserIds,
   ];
-  const groupMemberIds = await groupMembersAmong(deps.pool, group.id, userIds);
+  const firstCaseReference = candidateCaseReference(key.id, request.idempotencyKey, 0);
+  const reads = await readForCaseCreation(deps.pool, deps.store, {
+    key,
+    groupId: input.case.groupId,
+    userIds,
+    firstSubjectStream: subjectCommandHandler.streamName(subject.referenceAt(0)),
+    firstCaseStream: caseCommandHandler.streamName(firstCaseReference),
+  });
+  const group = reads.group ?? groupRejection(input.case.groupId);
+  if ('code' in group) return { ok: false, rejection: group };
 
-  const subjectAt = useSubject(request, input.subject, group.id, now);
-  if ('code' in subjectAt) return { ok: false, rejection: subjectAt };
   // The subject as this case will screen it, decided on the subject as read now: a refusal leaves nothing behind.
-  const previewed = await previewSubject(deps, subjectAt, request.eventId(0), 0);
+  const subjectAt = subject.in(group.id);
+  const previewed = await previewSubject(deps, subjectAt, request.eventId(0), 0, reads.firstSubject);
   if ('code' in previewed) return { ok: false, rejection: previewed };
 
   const command = (caseReference: string, subject: SubjectState): CaseCommand => ({
     type: 'CreateCase',
     now,
-    groupMemberIds,
+    groupMemberIds: reads.groupMemberIds,
     caseReference,
     accountId: key.accountId,
     groupId: group.id,
@@ -132,50 +143,42 @@ export async function createCase(
   });
 
   // The case's rules (membership) on a dry run, so a refused case leaves no subject behind.
-  const dryRun = decide(
-    command(candidateCaseReference(key.id, request.idempotencyKey, 0), previewed.preview),
-    null,
-  );
+  const dryRun = decide(command(firstCaseReference, previewed.preview), null);
   if (!dryRun.ok) return dryRun;
-  const sources = await requireSources(deps, input.checks.types, profile, new Date(now));
+  const sources = requireSources(deps, reads.currentSnapshots, input.checks.types, profile, new Date(now));
   if (sources) return { ok: false, rejection: sources };
 
-  const subject = await writeSubject(deps, request, subjectAt, previewed);
-  if (!subject.ok) return subject;
-
-  for (let attempt = 0; attempt < MAX_REFERENCE_ATTEMPTS; attempt++) {
-    const caseReference = candidateCaseReference(key.id, request.idempotencyKey, attempt);
-    const outcome = await runCaseCommand(
-      deps.store,
-      caseReference,
-      command(caseReference, subject.value),
-      (i) => request.eventId(1 + i),
-    );
-    if (outcome.ok) return { ok: true, value: outcome.state };
-    // Another case holds this candidate: try the next one.
-    if (outcome.rejection.code !== 'conflict') return outcome;
-  }
-  throw new Error(`No free case reference after ${MAX_REFERENCE_ATTEMPTS} candidates`);
+  return writeSubjectAndCase(deps, request, {
+    subjectAt,
+    previewed,
+    command,
+    firstCaseTaken: reads.firstCaseTaken,
+  });
 }
 
 /** The case an earlier attempt of this request created, as that attempt left it: its candidates in order, until a free one. */
 async function findOwnCase(deps: CreateCaseDeps, request: CreatingRequest): Promise<CaseState | undefined> {
-  const ownId = request.eventId(1).toLowerCase();
   for (let attempt = 0; attempt < MAX_REFERENCE_ATTEMPTS; attempt++) {
     const loaded = await loadCase(
       deps.store,
       candidateCaseReference(request.key.id, request.idempotencyKey, attempt),
     );
     if (loaded.state === null) return undefined;
-    const own = loaded.events.findIndex((event) => event.id === ownId);
-    if (own >= 0) {
-      const asLeft = loaded.events.slice(0, own + 1);
-      return (
-        asLeft.reduce<MaybeCase>((state, stored) => caseStream.evolve(state, stored.event), null) ?? undefined
-      );
-    }
+    const own = ownCaseIn(loaded, request);
+    if (own) return own;
   }
   return undefined;
+}
+
+/** The case as this request's earlier attempt left it, when that attempt wrote the loaded stream. */
+function ownCaseIn(loaded: LoadedCase, request: CreatingRequest): CaseState | undefined {
+  const ownId = request.eventId(1).toLowerCase();
+  const own = loaded.events.findIndex((event) => event.id === ownId);
+  if (own < 0) return undefined;
+  const asLeft = loaded.events.slice(0, own + 1);
+  return (
+    asLeft.reduce<MaybeCase>((state, stored) => caseStream.evolve(state, stored.event), null) ?? undefined
+  );
 }
 
 /**
@@ -188,15 +191,21 @@ export async function resolveGroup(
   key: ApiKeyRecord,
   groupId: string | null,
 ): Promise<Group | Rejection> {
-  if (groupId) {
-    return (
-      (await findGroupForKey(deps.pool, key, groupId)) ??
-      reject('not_found', `Group ${groupId} was not found.`).rejection
-    );
-  }
+  if (groupId) return (await findGroupForKey(deps.pool, key, groupId)) ?? groupNotFound(groupId);
   // Default group first, then by name: the order GET /v1/groups shows.
   const [first] = await listGroupsForKey(deps.pool, key);
-  return first ?? reject('forbidden', 'This API key has access to no group.').rejection;
+  return first ?? groupRejection(null);
+}
+
+/** Why no group was found: the named one is not found, or the key sees no group at all. */
+function groupRejection(groupId: string | null): Rejection {
+  return groupId
+    ? groupNotFound(groupId)
+    : reject('forbidden', 'This API key has access to no group.').rejection;
+}
+
+function groupNotFound(groupId: string): Rejection {
+  return reject('not_found', `Group ${groupId} was not found.`).rejection;
 }
 
 /** The subject command on a candidate reference (the named subject's whatever the candidate). */
@@ -219,31 +228,41 @@ const LATER_SUBJECT_EVENT_IDS = 1000;
 function useSubject(
   request: CreatingRequest,
   sent: CreateCaseInput['subject'],
-  groupId: string,
   now: string,
-): SubjectCommandAt | Rejection {
+): SubjectToUse | Rejection {
   const named = sent.subjectReference;
   // A malformed reference names no subject; reading it would not even make a stream name.
   if (named !== null && !SUBJECT_REFERENCE.test(named))
     return reject('not_found', `Subject ${named} was not found.`).rejection;
   const { mode, subjectReference: _reference, ...details } = sent;
-  return (candidate) => ({
-    type: 'UseSubject',
-    subjectReference:
-      named ??
-      subjectReferenceFor(
-        { accountId: request.key.accountId, externalReference: sent.externalReference ?? null },
-        { apiKeyId: request.key.id, idempotencyKey: request.idempotencyKey },
-        candidate,
-      ),
-    accountId: request.key.accountId,
-    named: named !== null,
-    groupId,
-    visibleGroupIds: request.key.groupIds,
-    // `existing` screens the stored subject as it is.
-    sent: mode === 'existing' ? {} : details,
-    now,
-  });
+  const referenceAt = (candidate: number) =>
+    named ??
+    subjectReferenceFor(
+      { accountId: request.key.accountId, externalReference: sent.externalReference ?? null },
+      { apiKeyId: request.key.id, idempotencyKey: request.idempotencyKey },
+      candidate,
+    );
+  return {
+    referenceAt,
+    in: (groupId) => (candidate) => ({
+      type: 'UseSubject',
+      subjectReference: referenceAt(candidate),
+      accountId: request.key.accountId,
+      named: named !== null,
+      groupId,
+      visibleGroupIds: request.key.groupIds,
+      // `existing` screens the stored subject as it is.
+      sent: mode === 'existing' ? {} : details,
+      now,
+    }),
+  };
+}
+
+/** The subject a request names or describes, by candidate reference. */
+interface SubjectToUse {
+  referenceAt(candidate: number): string;
+  /** The subject command for a case of `groupId`. */
+  in(groupId: string): SubjectCommandAt;
 }
 
 interface PreviewedSubject {
@@ -251,6 +270,10 @@ interface PreviewedSubject {
   command: UseSubject;
   /** The subject as the command would leave it. */
   preview: SubjectState;
+  /** The stream revision the preview was decided on (-1n: no stream yet). */
+  revision: bigint;
+  /** What the command appends: none when it changes nothing or an earlier attempt appended it. */
+  events: SubjectEvent[];
 }
 
 /**
@@ -263,21 +286,26 @@ async function previewSubject(
   subjectAt: SubjectCommandAt,
   ownFirstEventId: string,
   from: number,
+  /** The stream of candidate `from`, when it was read already. */
+  read?: ReadStreamResult,
 ): Promise<PreviewedSubject | Rejection> {
   for (let candidate = from; candidate < MAX_SUBJECT_CANDIDATES; candidate++) {
     const base = subjectAt(candidate);
-    const stored = await subjectCommandHandler.load(deps.store, base.subjectReference);
+    const stored =
+      candidate === from && read
+        ? subjectCommandHandler.folded(read)
+        : await subjectCommandHandler.load(deps.store, base.subjectReference);
     // An earlier attempt of this request wrote this subject: it is this request's, as it left it
     // (the command handler answers "applied before" the same way), whatever the key's groups are now.
     if (stored.state && stored.events.some((event) => event.id === ownFirstEventId.toLowerCase())) {
-      return { candidate, command: base, preview: stored.state };
+      return { candidate, command: base, preview: stored.state, revision: stored.revision, events: [] };
     }
     const command = await withGroupsOfCases(deps, base, stored.state);
     const decision = decideSubject(command, stored.state);
     if (decision.ok) {
       const preview = decision.events.reduce<SubjectState | null>(evolveSubject, stored.state);
       if (!preview) throw new Error(`Subject ${command.subjectReference} decided into no subject`);
-      return { candidate, command, preview };
+      return { candidate, command, preview, revision: stored.revision, events: decision.events };
     }
     if (decision.rejection.code !== 'conflict' || command.named) return decision.rejection;
   }
@@ -302,48 +330,98 @@ async function withGroupsOfCases(
   return { ...command, groupsOfCases };
 }
 
-/** Appends the previewed subject's events; a candidate taken meanwhile by another group's subject moves to the next. */
-async function writeSubject(
+/**
+ * Writes the previewed subject's events and the case under the first free candidate reference, in
+ * one append (one transaction on PostgreSQL). A candidate found taken is either this request's own
+ * case, written by an earlier attempt (answered as that attempt left it), or another case's: the next
+ * candidate is tried. A subject changed meanwhile is decided again on its newer state.
+ */
+async function writeSubjectAndCase(
   deps: CreateCaseDeps,
   request: CreatingRequest,
-  subjectAt: SubjectCommandAt,
-  previewed: PreviewedSubject,
-): Promise<Outcome<SubjectState>> {
-  const eventId: EventIds = (index) => request.eventId(index === 0 ? 0 : LATER_SUBJECT_EVENT_IDS + index);
-  let chosen = previewed;
-  for (;;) {
-    const { command } = chosen;
-    const written = await subjectCommandHandler.handle(
-      deps.store,
-      command.subjectReference,
-      (state) => decideSubject(command, state),
-      eventId,
-    );
-    if (written.ok) {
-      if (!written.state) throw new Error(`Subject ${command.subjectReference} decided into no subject`);
-      return { ok: true, value: written.state };
+  plan: {
+    subjectAt: SubjectCommandAt;
+    previewed: PreviewedSubject;
+    command: (caseReference: string, subject: SubjectState) => CaseCommand;
+    /** Whether the first candidate case stream exists, when that was read already. */
+    firstCaseTaken: boolean | undefined;
+  },
+): Promise<Outcome<CaseState>> {
+  const subjectEventId: EventIds = (index) =>
+    request.eventId(index === 0 ? 0 : LATER_SUBJECT_EVENT_IDS + index);
+  let subject = plan.previewed;
+  let attempt = 0;
+  let taken = plan.firstCaseTaken;
+  for (let races = 0; attempt < MAX_REFERENCE_ATTEMPTS && races <= MAX_WRITE_RACES; ) {
+    const caseReference = candidateCaseReference(request.key.id, request.idempotencyKey, attempt);
+    if (
+      taken ??
+      (await deps.store.readStream(caseCommandHandler.streamName(caseReference), { maxCount: 0 })).exists
+    ) {
+      const own = ownCaseIn(await loadCase(deps.store, caseReference), request);
+      if (own) return { ok: true, value: own };
+      attempt++;
+      taken = undefined;
+      continue;
     }
-    if (written.rejection.code !== 'conflict' || command.named) return written;
-    const next = await previewSubject(deps, subjectAt, request.eventId(0), chosen.candidate + 1);
-    if ('code' in next) return { ok: false, rejection: next };
-    chosen = next;
+    const decision = decide(plan.command(caseReference, subject.preview), null);
+    if (!decision.ok) return decision;
+    const subjectStream = subjectCommandHandler.streamName(subject.command.subjectReference);
+    const caseStreamName = caseCommandHandler.streamName(caseReference);
+    try {
+      await deps.store.appendToStreams([
+        ...(subject.events.length > 0
+          ? [
+              {
+                streamName: subjectStream,
+                events: toNewEvents(subject.events, subjectEventId),
+                expectedRevision: subject.revision === -1n ? ('no_stream' as const) : subject.revision,
+              },
+            ]
+          : []),
+        {
+          streamName: caseStreamName,
+          events: toNewEvents(decision.events, (i) => request.eventId(1 + i)),
+          expectedRevision: 'no_stream',
+        },
+      ]);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      races++;
+      if (error.streamName === caseStreamName) {
+        // Another request created a case here meanwhile: look at it again (it may be this request's).
+        taken = true;
+        continue;
+      }
+      const again = await previewSubject(deps, plan.subjectAt, request.eventId(0), subject.candidate);
+      if ('code' in again) return { ok: false, rejection: again };
+      subject = again;
+      taken = undefined;
+      continue;
+    }
+    const state = decision.events.reduce<MaybeCase>(caseStream.evolve, null);
+    if (!state) throw new Error(`CreateCase on ${caseReference} left no case`);
+    return { ok: true, value: state };
   }
+  throw new Error(`No free case reference after ${attempt} candidates and concurrent writes`);
+}
+
+/** Concurrent writers of the subject or a candidate case a request outlives before giving up. */
+const MAX_WRITE_RACES = 5;
+
+function toNewEvents(events: readonly { type: string; data: unknown }[], eventId: EventIds): NewEvent[] {
+  return events.map((event, index) => ({ id: eventId(index), type: event.type, data: event.data }));
 }
 
 /** A rejection `source_unavailable` unless every requested check type has current, fresh sources. */
-async function requireSources(
+function requireSources(
   deps: CreateCaseDeps,
+  current: readonly ReadySnapshot[],
   types: readonly CheckType[],
   profile: ScreeningProfile,
   now: Date,
-): Promise<Rejection | undefined> {
-  const availability = await sourceAvailability(
-    deps.pool,
-    types,
-    now,
-    deps.sourceStaleAfterMs,
-    profile.datasets,
-  );
+): Rejection | undefined {
+  const availability = availabilityOf(current, types, now, deps.sourceStaleAfterMs, profile.datasets);
   const unavailable = availability.filter((type) => !type.available);
   if (unavailable.length === 0) return undefined;
   const names = unavailable.map((type) => type.checkType);

@@ -1,6 +1,7 @@
 import {
   type EventStore,
   type ExpectedRevision,
+  type ReadStreamResult,
   type RecordedEvent,
   WrongExpectedVersionError,
 } from '../eventStore/eventStore.js';
@@ -60,6 +61,8 @@ export interface CommandHandler<State, Event> {
     id: string,
     from?: { state: State; revision: number },
   ): Promise<LoadedStream<State, Event>>;
+  /** A stream read elsewhere (from the start, or from `from` onwards), folded as `load` would. */
+  folded(read: ReadStreamResult, from?: { state: State; revision: number }): LoadedStream<State, Event>;
   /**
    * Read, decide, append at the revision read. A concurrent writer makes the append fail on its
    * expected revision; the command is then decided again on the newer state, so two writers never
@@ -89,6 +92,13 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     const read = await store.readStream(streamName(id), {
       fromRevision: from ? BigInt(from.revision + 1) : 0n,
     });
+    return folded(read, from);
+  }
+
+  function folded(
+    read: ReadStreamResult,
+    from?: { state: State; revision: number },
+  ): LoadedStream<State, Event> {
     const events = read.events.map(
       (recorded): StoredEvent<Event> => ({
         id: recorded.id,
@@ -138,7 +148,7 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     }
   }
 
-  return { streamName, load, handle };
+  return { streamName, load, folded, handle };
 }
 
 /** The index of the last event an earlier attempt of this request appended, if it appended any. */

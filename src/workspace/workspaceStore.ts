@@ -34,7 +34,7 @@ export interface User {
 export const DEFAULT_GROUP = { name: 'Default', slug: 'default' } as const;
 
 const ACCOUNT_COLUMNS = 'id, name, created_at, updated_at';
-const GROUP_COLUMNS = 'id, account_id, name, slug, is_default, description, created_at, updated_at';
+export const GROUP_COLUMNS = 'id, account_id, name, slug, is_default, description, created_at, updated_at';
 const USER_COLUMNS = 'id, account_id, email, display_name, created_at, updated_at';
 
 /** An account and its default group, in one transaction: no account ever lacks its default group. */
@@ -274,7 +274,7 @@ function toAccount(row: Record<string, unknown>): Account {
   };
 }
 
-function toGroup(row: Record<string, unknown>): Group {
+export function toGroup(row: Record<string, unknown>): Group {
   return {
     id: row.id as string,
     accountId: row.account_id as string,

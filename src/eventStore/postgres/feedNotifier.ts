@@ -13,8 +13,8 @@ export class FeedNotifier {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  notify(category: string): void {
-    this.pending.add(category);
+  notify(...categories: string[]): void {
+    for (const category of categories) this.pending.add(category);
     this.flushing ??= this.flush().finally(() => {
       this.flushing = undefined;
     });

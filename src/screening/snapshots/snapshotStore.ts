@@ -92,6 +92,8 @@ export async function findSnapshot(db: Queryable, id: string): Promise<SourceSna
   return rows[0] && toSnapshot(rows[0]);
 }
 
+const CURRENT_SNAPSHOTS_FROM = 'source_dataset_current c JOIN source_snapshots s ON s.id = c.snapshot_id';
+
 /** The current snapshot of every dataset, or of the given ones (those without one are left out). */
 export async function currentSnapshots(
   db: Queryable,
@@ -99,12 +101,34 @@ export async function currentSnapshots(
 ): Promise<ReadySnapshot[]> {
   const { rows } = await db.query<SnapshotRow>(
     `SELECT ${SNAPSHOT_COLUMNS}
-       FROM source_dataset_current c JOIN source_snapshots s ON s.id = c.snapshot_id
+       FROM ${CURRENT_SNAPSHOTS_FROM}
       WHERE $1::text[] IS NULL OR c.dataset = ANY ($1::text[])
       ORDER BY c.dataset`,
     [datasets ?? null],
   );
   return rows.map((row) => toSnapshot(row) as ReadySnapshot);
+}
+
+/**
+ * Every dataset's current snapshot as one JSON array expression, for a statement that reads other
+ * things in the same round trip (src/cases/caseCreationReads.ts); `currentSnapshotsOfJson` maps it.
+ */
+export const CURRENT_SNAPSHOTS_JSON = `(SELECT coalesce(json_agg(row_to_json(current) ORDER BY current.dataset), '[]'::json)
+    FROM (SELECT ${SNAPSHOT_COLUMNS} FROM ${CURRENT_SNAPSHOTS_FROM}) current)`;
+
+type JsonTimestamps<Row> = { [K in keyof Row]: Row[K] extends Date | null ? string | null : Row[K] };
+
+export function currentSnapshotsOfJson(rows: readonly JsonTimestamps<SnapshotRow>[]): ReadySnapshot[] {
+  const date = (text: string | null) => (text === null ? null : new Date(text));
+  return rows.map(
+    (row) =>
+      toSnapshot({
+        ...row,
+        published_at: date(row.published_at),
+        started_at: new Date(row.started_at!),
+        loaded_at: date(row.loaded_at),
+      }) as ReadySnapshot,
+  );
 }
 
 /** Every load attempt, newest first: ready versions, failed loads and loads in progress. */
