@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { CaseCommand } from '../cases/caseDecide.js';
 import { findCheck } from '../cases/caseState.js';
 import { loadCase, runCaseCommand } from '../cases/caseStream.js';
+import { wakeOnNotify } from '../db/notifications.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
@@ -26,7 +27,7 @@ import {
   renewLease,
   retryJobLater,
 } from './checkJobs.js';
-import { checkSchedulerHandler } from './checkScheduler.js';
+import { CHECK_JOBS_CHANNEL, checkSchedulerHandler } from './checkScheduler.js';
 import { screeningErrorReason, workerLostReason } from './failureReasons.js';
 import { IndexManager, WaitAbortedError } from './indexManager.js';
 import { type CheckScreener, createCheckScreener } from './screenCheck.js';
@@ -203,9 +204,13 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
           handler: checkSchedulerHandler(),
           logger,
         });
-  // Jobs queued by this process's scheduler are claimed at once; other processes find them at their poll.
+  // Jobs queued by this process's scheduler are claimed at once; other processes' through the notification.
   scheduler?.onCommit(() => idleWorkers.ring());
   scheduler?.start();
+  const notifications =
+    options.workers > 0
+      ? wakeOnNotify(options.databaseUrl, CHECK_JOBS_CHANNEL, () => idleWorkers.ring())
+      : undefined;
 
   if (options.workers > 0 && options.warmUp !== false && !options.screen) indexManager.warmUp();
 
@@ -436,6 +441,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
     async stop() {
       stopping.abort();
       await Promise.all(loops);
+      await notifications?.close();
       await scheduler?.stop();
       indexManager.close();
     },

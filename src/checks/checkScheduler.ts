@@ -1,4 +1,5 @@
 import { CASE_CATEGORY, type CaseCreated } from '../cases/caseEvents.js';
+import { notifyWorkers } from '../db/notifications.js';
 import type { RecordedEvent } from '../eventStore/eventStore.js';
 import type { SubscriptionHandler } from '../subscriptions/handler.js';
 import { insertJobs, type NewCheckJob } from './checkJobs.js';
@@ -32,12 +33,17 @@ export function jobsOf(events: readonly RecordedEvent[]): NewCheckJob[] {
     );
 }
 
+/** Check workers LISTEN on this channel: the scheduler notifies it when it queued jobs. */
+export const CHECK_JOBS_CHANNEL = 'check_jobs';
+
 export function checkSchedulerHandler(): SubscriptionHandler {
   return {
     subscriptionId: CHECK_SCHEDULER_SUBSCRIPTION_ID,
     categories: [CASE_CATEGORY],
     async handle(events, tx) {
-      await insertJobs(tx, jobsOf(events));
+      if ((await insertJobs(tx, jobsOf(events))) === 0) return;
+      // Workers in other processes claim at once; this process's are rung on commit (checkRunner.ts).
+      await notifyWorkers(tx, CHECK_JOBS_CHANNEL);
     },
   };
 }

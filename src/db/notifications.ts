@@ -1,4 +1,5 @@
 import pgListen, { type Subscriber } from 'pg-listen';
+import type { Queryable } from './sql.js';
 
 // pg-listen is CommonJS with an `exports.default`; loaders disagree on where that lands.
 const createSubscriber: typeof pgListen.default =
@@ -46,4 +47,12 @@ export function wakeOnNotify(
       await subscriber.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Wakes the workers of every process that `wakeOnNotify` on `channel` (at commit, when `db` is in a
+ * transaction): new rows of a work table are claimed at once rather than at the workers' next poll.
+ */
+export async function notifyWorkers(db: Queryable, channel: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [channel, '']);
 }

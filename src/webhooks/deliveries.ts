@@ -1,3 +1,4 @@
+import { notifyWorkers } from '../db/notifications.js';
 import type { Queryable } from '../db/sql.js';
 
 /**
@@ -256,10 +257,7 @@ export async function releaseDelivery(db: Queryable, claim: ClaimedDelivery): Pr
 /** Delivery workers LISTEN on this channel: a notification makes them claim at once. */
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
-/**
- * Wakes the delivery workers of every process (at commit, when `db` is in a transaction): new rows
- * are claimed at once rather than at the workers' next poll.
- */
+/** Wakes the delivery workers of every process (at commit, when `db` is in a transaction). */
 export async function notifyDeliveryWorkers(db: Queryable): Promise<void> {
-  await db.query(`SELECT pg_notify('${DELIVERIES_CHANNEL}', '')`);
+  await notifyWorkers(db, DELIVERIES_CHANNEL);
 }

@@ -145,6 +145,11 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const wakeups = new FeedWakeups(options.connectionString);
   const notifier = new FeedNotifier(pool);
+  /** After an append committed: this process's readers at once, every other process's through NOTIFY. */
+  const announce = (categories: string[]) => {
+    wakeups.wakeLocally(categories);
+    notifier.notify(...categories);
+  };
 
   const store: EventStore = {
     kind: 'postgres',
@@ -182,7 +187,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const result = rows[0]!;
       if (!result.ok)
         throw new WrongExpectedVersionError(streamName, expected, BigInt(result.actual_revision));
-      notifier.notify(streamCategory(streamName));
+      announce([streamCategory(streamName)]);
       return {
         nextExpectedRevision: BigInt(result.next_revision),
         position: encodePosition({
@@ -229,7 +234,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           }
           throw error;
         });
-      for (const append of appends) notifier.notify(streamCategory(append.streamName));
+      announce(appends.map((append) => streamCategory(append.streamName)));
       return rows.map((row) => ({
         nextExpectedRevision: BigInt(row.next_revision),
         position: encodePosition({
@@ -346,6 +351,13 @@ export function streamTailJson(streamName: string, afterRevision: string): strin
 }
 
 /** The events of a `streamTailJson` expression. */
+/** A whole stream read as a `streamTailJson(name, '-1')` expression, as `readStream` answers it. */
+export function streamReadOfJson(tail: Parameters<typeof eventsOfStreamTail>[0]): ReadStreamResult {
+  const events = eventsOfStreamTail(tail);
+  const last = events.at(-1);
+  return last ? { exists: true, revision: last.revision, events } : { exists: false, revision: -1n, events };
+}
+
 export function eventsOfStreamTail(
   tail: readonly (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[],
 ): RecordedEvent[] {

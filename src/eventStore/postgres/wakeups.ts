@@ -75,6 +75,14 @@ export class FeedWakeups {
     this.wakeAll();
   }
 
+  /**
+   * Wakes this process's readers of `categories` at once, for an append this process just committed:
+   * they need not wait for its notification to come back through the server.
+   */
+  wakeLocally(categories: readonly string[]): void {
+    for (const category of categories) this.wake(category);
+  }
+
   private wake(category: string | undefined): void {
     for (const waiter of this.waiters) {
       if (!category || !waiter.categories || waiter.categories.has(category)) {
