@@ -5,9 +5,10 @@ import type { Config } from '../config.js';
 import { describeDatabase } from '../db/database.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { systemClock } from '../shared/clock.js';
-import type { Logger } from '../shared/logger.js';
+import { endLog, type Logger } from '../shared/logger.js';
 import { openPlatform } from './platform.js';
 import { startWorkers } from './workers.js';
+import { startWorkersInThread } from './workersInThread.js';
 
 export interface Runtime {
   /** Base URL of the HTTP server, when this process serves. */
@@ -40,8 +41,9 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     const platform = await openPlatform(config, {
       applicationName: `casescreen-${config.role}`,
       poolSize: 20,
-      // Only where no worker shares the pool (see Config.databasePoolWaitTimeoutMs).
-      poolWaitTimeoutMs: config.role === 'serve' ? config.databasePoolWaitTimeoutMs : 0,
+      // Only where no worker shares the pool (see Config.databasePoolWaitTimeoutMs): `all` runs its
+      // workers on a thread with a pool of their own.
+      poolWaitTimeoutMs: config.role === 'work' ? 0 : config.databasePoolWaitTimeoutMs,
       log: (line) => logger.debug({ component: 'postgres' }, line),
     });
     const { database, pool, store } = platform;
@@ -66,13 +68,19 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
     }
 
     if (config.role !== 'serve') {
-      const workers = await startWorkers({
-        pool,
-        databaseUrl: database.url,
-        store,
-        logger: logger.child({ component: 'work' }),
-        config,
-      });
+      const workers =
+        config.role === 'all'
+          ? await startWorkersInThread(config, database.url, logger, (error) => {
+              logger.fatal({ err: error }, 'the work thread died; exiting');
+              void endLog(logger).then(() => process.exit(1));
+            })
+          : await startWorkers({
+              pool,
+              databaseUrl: database.url,
+              store,
+              logger: logger.child({ component: 'work' }),
+              config,
+            });
       started.push({ name: 'workers', stop: () => workers.stop() });
       logger.info({ role: config.role }, 'workers started');
     }

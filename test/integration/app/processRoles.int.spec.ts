@@ -94,6 +94,32 @@ describe('process roles', () => {
     expect(await listStreams(db.pool, category)).toEqual([]);
   });
 
+  it('all runs its workers on a thread with a pool of their own beside the HTTP server; SIGTERM stops both', async () => {
+    const service = start('all');
+    const url = await servingUrl(service);
+    const category = uniqueCategory('all');
+    await store.appendToStream(`${category}-1`, [{ type: 'Seen', data: {} }]);
+    // The projections run (on the work thread) and index the stream...
+    await eventually(async () => expect(await listStreams(db.pool, category)).toHaveLength(1));
+    // ...through connections of their own, apart from the HTTP server's pool.
+    const applications = async () =>
+      (
+        await db.pool.query<{ application_name: string }>(
+          'SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = current_database()',
+        )
+      ).rows.map((row) => row.application_name);
+    expect(await applications()).toContain('casescreen-all-work');
+    expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    const lines = service.logLines();
+    expect(
+      lines.filter((line) => line.msg === RUNNER_STATE && line.thread === 'work').length,
+    ).toBeGreaterThan(0);
+    expect(lines.at(-1)?.msg).toBe('shutdown complete');
+    await eventually(async () => expect(await applications()).not.toContain('casescreen-all-work'));
+  });
+
   it('work stops on SIGTERM in the middle of a backlog and a new process finishes it, missing nothing', async () => {
     const category = uniqueCategory('work');
     const streams = 40;

@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import type { Logger } from '../shared/logger.js';
+import type { Workers } from './workers.js';
+
+export type WorkThreadRequest = { type: 'stop' };
+export type WorkThreadMessage =
+  | { type: 'started' }
+  | { type: 'stopped' }
+  | { type: 'failed'; message: string };
+
+/**
+ * The `all` role's workers (projections, check screening, webhooks, monitoring) on a thread of their
+ * own, so that screening, index builds and projection batches never hold up the HTTP server's event
+ * loop. The thread opens its own pool and event store on `databaseUrl` (the database this process
+ * opened, embedded or not). A thread that dies takes the process down, as a crashed `work` process
+ * would be restarted by its supervisor: half a service must not keep answering as if whole.
+ */
+export async function startWorkersInThread(
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  onCrash: (error: Error) => void,
+): Promise<Workers> {
+  const workerData = { config: { ...config, databaseUrl } };
+  // Run from the sources (through tsx: the tests, `npm run dev`), the thread loads the sources too,
+  // through tsx's loader, which a worker thread does not inherit from `--import tsx`.
+  const worker = import.meta.url.endsWith('.ts')
+    ? new Worker(
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./workThread.ts', import.meta.url).href)}); });`,
+        { eval: true, workerData },
+      )
+    : new Worker(new URL('./workThread.js', import.meta.url), { workerData });
+  let stopping = false;
+  const next = () => nextMessage(worker);
+  const started = await next();
+  if (started.type !== 'started') {
+    await worker.terminate();
+    throw new Error(
+      `The work thread did not start: ${started.type === 'failed' ? started.message : started.type}`,
+    );
+  }
+  worker.on('error', (error) => {
+    logger.error({ err: error }, 'the work thread failed');
+    if (!stopping) onCrash(error);
+  });
+  worker.on('exit', (code) => {
+    if (!stopping) onCrash(new Error(`the work thread exited with code ${code}`));
+  });
+  return {
+    async stop() {
+      stopping = true;
+      const stopped = next();
+      worker.postMessage({ type: 'stop' } satisfies WorkThreadRequest);
+      const outcome = await stopped.catch((error: Error) => ({
+        type: 'failed' as const,
+        message: error.message,
+      }));
+      await Promise.race([once(worker, 'exit'), worker.terminate()]);
+      if (outcome.type === 'failed')
+        throw new Error(`The work thread did not stop cleanly: ${outcome.message}`);
+    },
+  };
+}
+
+/** The thread's next message; an error when it exits or fails first. */
+async function nextMessage(worker: Worker): Promise<WorkThreadMessage> {
+  const done = new AbortController();
+  try {
+    return await Promise.race([
+      once(worker, 'message', { signal: done.signal }).then(([message]) => message as WorkThreadMessage),
+      once(worker, 'exit', { signal: done.signal }).then(([code]) => {
+        throw new Error(`the work thread exited with code ${code}`);
+      }),
+    ]);
+  } finally {
+    done.abort();
+  }
+}
