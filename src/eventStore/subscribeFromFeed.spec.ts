@@ -27,9 +27,12 @@ function scriptedFeed(pages: FeedPage[]) {
     calls,
     reads,
     store: {
-      waitForEvents: async () => {
-        calls.push('wait');
-      },
+      watch: () => ({
+        wait: async () => {
+          calls.push('wait');
+        },
+        cancel: () => {},
+      }),
       compareCheckpoints: comparePositions,
     },
     readFeedPage: async (options: ReadFeedOptions): Promise<FeedPage> => {

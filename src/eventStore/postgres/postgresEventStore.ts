@@ -16,7 +16,7 @@ import {
   type WaitForEventsOptions,
   WrongExpectedVersionError,
 } from '../eventStore.js';
-import { type ReadFeedPage, subscribeFromFeed } from '../subscribeFromFeed.js';
+import { HELD_BACK_RECHECK_MS, type ReadFeedPage, subscribeFromFeed } from '../subscribeFromFeed.js';
 import { FeedNotifier } from './feedNotifier.js';
 import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
 import { FeedWakeups } from './wakeups.js';
@@ -108,9 +108,6 @@ function headOf(transactionId: string | null | undefined, globalPosition: string
   if (!transactionId || !globalPosition) return null;
   return encodePosition({ transactionId: BigInt(transactionId), globalPosition: BigInt(globalPosition) });
 }
-
-/** How soon a reader looks again while committed events wait behind an older open transaction. */
-const HELD_BACK_RECHECK_MS = 25;
 
 export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const { pool } = options;
@@ -280,15 +277,17 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     subscribe(subscribeOptions) {
-      return subscribeFromFeed(store, subscribeOptions, pollIntervalMs, readFeedPage);
+      const feed = {
+        compareCheckpoints: comparePositions,
+        watch: (categories?: string[]) => wakeups.watch(categories),
+      };
+      return subscribeFromFeed(feed, subscribeOptions, pollIntervalMs, readFeedPage);
     },
 
     async waitForEvents({ signal, timeoutMs, categories, after }: WaitForEventsOptions): Promise<void> {
       if (signal.aborted) return;
-      // Register before looking, so a notification between the look and the wait is not missed.
-      const registration = wakeups.register(categories);
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
+      // Watch before looking, so a notification between the look and the wait is not missed.
+      const watch = wakeups.watch(categories);
       try {
         // Committed events held back by an older open transaction: no notification will come when that
         // transaction ends without appending, so look again soon instead of sleeping a whole poll.
@@ -297,19 +296,9 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         // for a whole poll interval.
         const heldBack = after !== undefined && (await hasHeldBackEvents(after, categories));
         if (after !== undefined && (await store.readFeed({ after, categories, limit: 1 })).length > 0) return;
-        const wait = heldBack ? Math.min(timeoutMs, HELD_BACK_RECHECK_MS) : timeoutMs;
-        await Promise.race([
-          registration.woken,
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, wait);
-            onAbort = resolve;
-            signal.addEventListener('abort', onAbort, { once: true });
-          }),
-        ]);
+        await watch.wait(heldBack ? Math.min(timeoutMs, HELD_BACK_RECHECK_MS) : timeoutMs, signal);
       } finally {
-        registration.cancel();
-        clearTimeout(timer);
-        if (onAbort) signal.removeEventListener('abort', onAbort);
+        watch.cancel();
       }
     },
 

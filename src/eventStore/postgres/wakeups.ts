@@ -38,6 +38,38 @@ export class FeedWakeups {
     return { woken, cancel: () => this.waiters.delete(waiter) };
   }
 
+  /**
+   * `register`, with the wait a reader wants: until a matching notification since this call (at
+   * once if one came already), `ms`, or the signal.
+   */
+  watch(categories: string[] | undefined): {
+    wait(ms: number, signal: AbortSignal): Promise<void>;
+    cancel(): void;
+  } {
+    const registration = this.register(categories);
+    return {
+      async wait(ms, signal) {
+        if (signal.aborted) return;
+        let timer: NodeJS.Timeout | undefined;
+        let onAbort: (() => void) | undefined;
+        try {
+          await Promise.race([
+            registration.woken,
+            new Promise<void>((resolve) => {
+              timer = setTimeout(resolve, ms);
+              onAbort = resolve;
+              signal.addEventListener('abort', onAbort, { once: true });
+            }),
+          ]);
+        } finally {
+          clearTimeout(timer);
+          if (onAbort) signal.removeEventListener('abort', onAbort);
+        }
+      },
+      cancel: registration.cancel,
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.wakeAll();

@@ -58,20 +58,32 @@ describe('PostgreSQL feed ordering', () => {
    * `reads` more times: a live reader has then looked again since the caller's last step, and what it
    * delivered by then is what it would deliver however long the test waited.
    */
+  /**
+   * A store on a pool of its own that counts the feed reads it finished (any statement reading
+   * `es_events` pages: a subscription's page, a wait's look), for a test to know a whole read went by.
+   */
   function watchedStore(pollIntervalMs: number) {
-    const watched = createPostgresEventStore({ pool, connectionString: dbUrl, pollIntervalMs });
+    const ownPool = createPool(dbUrl);
     let completed = 0;
-    const read = watched.readFeed.bind(watched);
-    watched.readFeed = async (options) => {
-      const page = await read(options);
-      completed += 1;
-      return page;
-    };
+    ownPool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as { query: unknown }).query = async (...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+        const result = await query(...args);
+        if (text?.includes('FROM es_events')) completed += 1;
+        return result;
+      };
+    });
+    const watched = createPostgresEventStore({ pool: ownPool, connectionString: dbUrl, pollIntervalMs });
     const readAgain = async (reads = 2) => {
       const since = completed;
       await eventually(() => expect(completed).toBeGreaterThanOrEqual(since + reads));
     };
-    return { store: watched, readAgain };
+    const close = async () => {
+      await watched.close();
+      await ownPool.end();
+    };
+    return { store: watched, readAgain, close };
   }
 
   const typesOf = async (category: string, limit = 100) =>
@@ -189,7 +201,7 @@ describe('PostgreSQL feed ordering', () => {
     } finally {
       controller.abort();
       await slow.end();
-      await watched.store.close();
+      await watched.close();
     }
   });
 
@@ -289,7 +301,7 @@ describe('PostgreSQL feed ordering', () => {
     } finally {
       controller.abort();
       await other.end();
-      await slowPoller.store.close();
+      await slowPoller.close();
     }
   });
 });
