@@ -193,6 +193,8 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   const idleWorkers = new IdleWorkerWakeups();
   const listeners = new Set<(report: JobReport) => void>();
 
+  /** Whether the scheduler's batch being committed queued jobs. */
+  let queuedInBatch = false;
   const scheduler =
     options.scheduler === false
       ? undefined
@@ -201,11 +203,17 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
           pool,
           databaseUrl: options.databaseUrl,
           store,
-          handler: checkSchedulerHandler(),
+          handler: checkSchedulerHandler(() => {
+            queuedInBatch = true;
+          }),
           logger,
         });
   // Jobs queued by this process's scheduler are claimed at once; other processes' through the notification.
-  scheduler?.onCommit(() => idleWorkers.ring());
+  scheduler?.onCommit(() => {
+    if (!queuedInBatch) return;
+    queuedInBatch = false;
+    idleWorkers.ring();
+  });
   scheduler?.start();
   const notifications =
     options.workers > 0

@@ -36,14 +36,19 @@ export function jobsOf(events: readonly RecordedEvent[]): NewCheckJob[] {
 /** Check workers LISTEN on this channel: the scheduler notifies it when it queued jobs. */
 export const CHECK_JOBS_CHANNEL = 'check_jobs';
 
-export function checkSchedulerHandler(): SubscriptionHandler {
+/**
+ * `onQueued` is told, inside the batch's transaction, that it queued jobs: the caller rings its own
+ * workers once the batch has committed (checkRunner.ts); other processes' workers hear it from the
+ * notification sent at that commit.
+ */
+export function checkSchedulerHandler(onQueued: () => void = () => {}): SubscriptionHandler {
   return {
     subscriptionId: CHECK_SCHEDULER_SUBSCRIPTION_ID,
     categories: [CASE_CATEGORY],
     async handle(events, tx) {
       if ((await insertJobs(tx, jobsOf(events))) === 0) return;
-      // Workers in other processes claim at once; this process's are rung on commit (checkRunner.ts).
-      await notifyWorkers(tx, CHECK_JOBS_CHANNEL);
+      await notifyWorkers(tx, CHECK_JOBS_CHANNEL, { exceptThisProcess: true });
+      onQueued();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pgListen, { type Subscriber } from 'pg-listen';
 import type { Queryable } from './sql.js';
 
@@ -26,8 +27,15 @@ export function notificationSubscriber(connectionString: string, applicationName
 }
 
 /**
- * Calls `wake` on every notification on `channel` and after every (re)connection. Connecting
- * happens in the background; until it succeeds the caller's poll covers the gap.
+ * Names this process (this thread: module state is per thread) in the notifications after which it
+ * rings its own workers directly, so that it skips them and its workers claim once.
+ */
+const SENDER = randomBytes(8).toString('hex');
+
+/**
+ * Calls `wake` on every notification on `channel` that another process sent, and after every
+ * (re)connection. Connecting happens in the background; until it succeeds the caller's poll covers
+ * the gap.
  */
 export function wakeOnNotify(
   connectionString: string,
@@ -35,7 +43,9 @@ export function wakeOnNotify(
   wake: () => void,
 ): { close(): Promise<void> } {
   const subscriber = notificationSubscriber(connectionString, `casescreen-listen-${channel}`);
-  subscriber.notifications.on(channel, () => wake());
+  subscriber.notifications.on(channel, (payload: unknown) => {
+    if (payload !== SENDER) wake();
+  });
   subscriber.events.on('connected', () => wake());
   const connecting = subscriber
     .connect()
@@ -52,7 +62,16 @@ export function wakeOnNotify(
 /**
  * Wakes the workers of every process that `wakeOnNotify` on `channel` (at commit, when `db` is in a
  * transaction): new rows of a work table are claimed at once rather than at the workers' next poll.
+ * `exceptThisProcess` when the caller rings its own process's workers itself once committed.
  */
-export async function notifyWorkers(db: Queryable, channel: string): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [channel, '']);
+export async function notifyWorkers(
+  db: Queryable,
+  channel: string,
+  options: { exceptThisProcess?: boolean } = {},
+): Promise<void> {
+  // pg-listen parses payloads as JSON.
+  await db.query('SELECT pg_notify($1, $2)', [
+    channel,
+    options.exceptThisProcess ? JSON.stringify(SENDER) : '',
+  ]);
 }

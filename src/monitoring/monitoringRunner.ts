@@ -75,14 +75,27 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   const idleWaiters = new Set<() => void>();
   let busy = 0;
 
+  /** Whether the scheduler's batch being committed queued runs or sweeps. */
+  let queuedInBatch = false;
   const scheduler = createSubscriptionRunner({
     pool,
     databaseUrl: options.databaseUrl,
     store,
-    handler: monitoringSchedulerHandler({ pool, store, clock }),
+    handler: monitoringSchedulerHandler({
+      pool,
+      store,
+      clock,
+      onQueued: () => {
+        queuedInBatch = true;
+      },
+    }),
     logger,
   });
-  scheduler.onCommit(() => wakeups.ring());
+  scheduler.onCommit(() => {
+    if (!queuedInBatch) return;
+    queuedInBatch = false;
+    wakeups.ring();
+  });
   scheduler.start();
 
   async function workOnce(worker: string): Promise<boolean> {

@@ -159,18 +159,24 @@ async function enrollFromCases(
   }
 }
 
+/**
+ * `onQueued` is told, inside the batch's transaction, that it queued runs or sweeps: the caller
+ * rings its workers once the batch has committed (monitoringRunner.ts), and only then.
+ */
 export function monitoringSchedulerHandler(deps: {
   pool: pg.Pool;
   store: EventStore;
   clock: () => Date;
+  onQueued?: () => void;
 }): SubscriptionHandler {
   return {
     subscriptionId: MONITORING_SCHEDULER_SUBSCRIPTION_ID,
     categories: [MONITORING_CATEGORY, CASE_CATEGORY, SOURCE_DATASET_CATEGORY, SUBJECT_CATEGORY],
     async handle(events, tx) {
       await enrollFromCases(deps, events);
-      await insertRuns(tx, [...runsOf(events), ...(await runsOfSubjectChanges(tx, events))]);
-      await insertSweeps(tx, events);
+      const runs = await insertRuns(tx, [...runsOf(events), ...(await runsOfSubjectChanges(tx, events))]);
+      const sweeps = await insertSweeps(tx, events);
+      if (runs + sweeps > 0) deps.onQueued?.();
     },
   };
 }

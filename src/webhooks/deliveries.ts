@@ -257,7 +257,10 @@ export async function releaseDelivery(db: Queryable, claim: ClaimedDelivery): Pr
 /** Delivery workers LISTEN on this channel: a notification makes them claim at once. */
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
-/** Wakes the delivery workers of every process (at commit, when `db` is in a transaction). */
-export async function notifyDeliveryWorkers(db: Queryable): Promise<void> {
-  await notifyWorkers(db, DELIVERIES_CHANNEL);
+/** Wakes the delivery workers of every process (at commit, when `db` is in a transaction); see notifyWorkers. */
+export async function notifyDeliveryWorkers(
+  db: Queryable,
+  options: { exceptThisProcess?: boolean } = {},
+): Promise<void> {
+  await notifyWorkers(db, DELIVERIES_CHANNEL, options);
 }

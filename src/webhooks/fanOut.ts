@@ -188,7 +188,8 @@ async function insertDeliveries(tx: pg.PoolClient, deliveries: readonly NewDeliv
       deliveries.map((d) => d.body),
     ],
   });
-  await notifyDeliveryWorkers(tx);
+  // This process's delivery workers are woken when the runner commits (webhookRunner.ts).
+  await notifyDeliveryWorkers(tx, { exceptThisProcess: true });
 }
 
 export function webhookFanOutHandler(store: EventStore): SubscriptionHandler {
