@@ -20,6 +20,7 @@ import { loadSnapshot } from '../src/screening/snapshots/loadSnapshot.js';
 import { SCOPES } from '../src/workspace/keyPolicy.js';
 import { createApiKey } from '../src/workspace/keyStore.js';
 import { createWorkspace } from '../src/workspace/workspaceStore.js';
+import { type CpuUse, meterCpu, parentPid, type Watched } from './support/cpu.js';
 import { closedLoop, type LoadResult, openLoop } from './support/httpLoad.js';
 import { table } from './support/report.js';
 import { openBenchServer } from './support/server.js';
@@ -29,7 +30,7 @@ import { distribution, now } from './support/stats.js';
 const USAGE = `Usage: npm run bench:cases -- [--seconds N] [--clients N] [--rate N] [--rate-seconds N]
   --seconds       duration of each closed-loop phase (default 10)
   --clients       concurrent clients of the closed-loop phases (default 16)
-  --rate          cases per second of the arrival-rate phase (default 5)
+  --rate          cases per second of the arrival-rate phase (default 20)
   --rate-seconds  duration of the arrival-rate phase (default 20)
   DATABASE_URL    use this server (a throwaway database on it) instead of an embedded one
   SCREENING_DATA_DIR  screen against the real UN and OFAC lists there (else the repository's UN fixture)`;
@@ -65,7 +66,7 @@ function parseOptions(): Options | 'help' {
   return {
     seconds: count(values.seconds, 10),
     clients: count(values.clients, 16),
-    rate: count(values.rate, 5),
+    rate: count(values.rate, 20),
     rateSeconds: count(values['rate-seconds'], 20),
   };
 }
@@ -227,6 +228,18 @@ async function main(): Promise<void> {
       SOURCE_STALE_AFTER: '3650d',
     });
     children.push(service.child);
+    const { rows: backend } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const postmaster = parentPid(backend[0]!.pid);
+    const servicePids: Watched[] = [
+      { name: 'service', pid: service.child.pid! },
+      ...(postmaster ? [{ name: 'postgres', pid: postmaster, withChildren: true }] : []),
+    ];
+    /** A phase with the CPU time the given processes spent on it. */
+    const metered = async <T>(watched: readonly Watched[], phase: () => Promise<T>) => {
+      const meter = meterCpu(watched);
+      const result = await phase();
+      return { result, cpu: meter.stop() };
+    };
     const run = Date.now().toString(36);
     const { seconds, clients } = options;
     const ms = seconds * 1000;
@@ -234,22 +247,29 @@ async function main(): Promise<void> {
     const json = { 'content-type': 'application/json' };
 
     progress('baseline: bare fastify GET and POST');
-    const bareGet = await closedLoop(clients, ms, () => ({ url: `${bare.url}/ping`, init: {} }));
-    const barePost = await closedLoop(clients, ms, (_client, n) => ({
-      url: `${bare.url}/ping`,
-      init: { method: 'POST', headers: json, body: JSON.stringify(caseRequest(run, n)) },
-    }));
+    const bareWatched: Watched[] = [{ name: 'service', pid: bare.child.pid! }];
+    const bareGet = await metered(bareWatched, () =>
+      closedLoop(clients, ms, () => ({ url: `${bare.url}/ping`, init: {} })),
+    );
+    const barePost = await metered(bareWatched, () =>
+      closedLoop(clients, ms, (_client, n) => ({
+        url: `${bare.url}/ping`,
+        init: { method: 'POST', headers: json, body: JSON.stringify(caseRequest(run, n)) },
+      })),
+    );
 
     progress('creating cases');
     const references: string[] = [];
-    const create = await closedLoop(clients, ms, (_client, n) => ({
-      url: `${service.url}/v1/cases`,
-      init: {
-        method: 'POST',
-        headers: { ...auth(n), ...json, 'idempotency-key': `${run}-create-${n}` },
-        body: JSON.stringify(caseRequest(run, n)),
-      },
-    }));
+    const create = await metered(servicePids, () =>
+      closedLoop(clients, ms, (_client, n) => ({
+        url: `${service.url}/v1/cases`,
+        init: {
+          method: 'POST',
+          headers: { ...auth(n), ...json, 'idempotency-key': `${run}-create-${n}` },
+          body: JSON.stringify(caseRequest(run, n)),
+        },
+      })),
+    );
     // The references, for the GET phase: a few created now, outside the timed phase.
     for (let n = 0; n < 50; n++) {
       const response = await fetch(`${service.url}/v1/cases`, {
@@ -261,15 +281,18 @@ async function main(): Promise<void> {
       references.push(body.data.case_reference);
     }
 
-    progress('reading cases');
-    const read = await closedLoop(clients, ms, (_client, n) => ({
-      url: `${service.url}/v1/cases/${references[n % references.length]}`,
-      init: { headers: auth(n) },
-    }));
-
     progress('waiting for the check runner to drain');
     const store = createPostgresEventStore({ pool, connectionString: server.url });
+    // The checks of every case created so far, before the reads: a GET is measured on its own.
     await drain(service.url, keys[0]!, references, 300_000);
+
+    progress('reading cases');
+    const read = await metered(servicePids, () =>
+      closedLoop(clients, ms, (_client, n) => ({
+        url: `${service.url}/v1/cases/${references[n % references.length]}`,
+        init: { headers: auth(n) },
+      })),
+    );
 
     progress(`arrival rate ${options.rate}/s for ${options.rateSeconds} s: POST to all checks completed`);
     const endToEnd = await timeToCompletion(store, service.url, keys, run, options);
@@ -282,7 +305,7 @@ async function main(): Promise<void> {
       (n) => JSON.stringify(caseRequest(`${run}-count`, n + 1000)),
       run,
     );
-    const overloadRate = Math.max(1, Math.round(2 * create.perSecond));
+    const overloadRate = Math.max(1, Math.round(2 * create.result.perSecond));
     progress(`overload: POST /v1/cases at ${overloadRate}/s (2x the closed-loop rate) for ${seconds} s`);
     const overload = await openLoop(overloadRate, ms, (n) => ({
       url: `${service.url}/v1/cases`,
@@ -295,8 +318,20 @@ async function main(): Promise<void> {
     await store.close();
     await pool.end();
 
-    const stats = (result: LoadResult) =>
-      `${result.perSecond.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${result.failures > 0 ? `, ${result.failures} failed ${JSON.stringify(result.failureStatuses)}` : ''}`;
+    /** CPU ms per request of each watched process: the service's own, then the database's. */
+    const cpuPerRequest = ({ result, cpu }: { result: LoadResult; cpu: CpuUse }) => {
+      const requests = result.perSecond * seconds;
+      const per = Object.entries(cpu.byProcess).map(
+        ([name, cpuMs]) => `${name} ${(cpuMs / Math.max(1, requests)).toFixed(2)}`,
+      );
+      const others =
+        cpu.othersBusy === undefined ? '' : `; other load ${(cpu.othersBusy * 100).toFixed(0)}% of the cores`;
+      return per.length > 0 ? `; CPU ms/request: ${per.join(', ')}${others}` : '';
+    };
+    const stats = (phase: { result: LoadResult; cpu: CpuUse }) => {
+      const { result } = phase;
+      return `${result.perSecond.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms${result.failures > 0 ? `, ${result.failures} failed ${JSON.stringify(result.failureStatuses)}` : ''}${cpuPerRequest(phase)}`;
+    };
     console.log(
       `Case benchmark, ${new Date().toISOString()}: ${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load ${os
         .loadavg()
@@ -314,13 +349,13 @@ async function main(): Promise<void> {
             'POST /v1/cases (created, 201)',
             stats(create),
             `POST: ${stats(barePost)}`,
-            (create.perSecond / barePost.perSecond).toFixed(3),
+            (create.result.perSecond / barePost.result.perSecond).toFixed(3),
           ],
           [
             'GET /v1/cases/{ref}',
             stats(read),
             `GET: ${stats(bareGet)}`,
-            (read.perSecond / bareGet.perSecond).toFixed(3),
+            (read.result.perSecond / bareGet.result.perSecond).toFixed(3),
           ],
           [
             'statements per request, request path (GET / POST)',
