@@ -170,9 +170,10 @@ export interface Config {
   /** `/v1` requests a serving process works on at once; past it, 503 `service_unavailable` at once. */
   maxInFlightRequests: number;
   /**
-   * How long a request of a `serve` process waits for a database connection before its 503
-   * (0: forever). Not applied where workers share the pool (`all`, `work`): a subscription whose
-   * batch fails after its retries parks, and a moment of saturation must not park a projection.
+   * How long a request of a `serve` or `all` process waits for a database connection before its 503
+   * (0: forever). Not applied to workers' pools (`work`, the `all` role's work thread): a
+   * subscription whose batch fails after its retries parks, and a moment of saturation must not
+   * park a projection.
    */
   databasePoolWaitTimeoutMs: number;
   shutdownTimeoutMs: number;

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type pg from 'pg';
-import type { CaseCommand } from '../cases/caseDecide.js';
+import { type CaseCommand, decide } from '../cases/caseDecide.js';
+import type { MaybeCase } from '../cases/caseState.js';
 import { findCheck } from '../cases/caseState.js';
-import { loadCase, runCaseCommand } from '../cases/caseStream.js';
-import { wakeOnNotify } from '../db/notifications.js';
-import type { EventStore } from '../eventStore/eventStore.js';
+import {
+  type CaseCommandOutcome,
+  caseCommandHandler,
+  caseStream,
+  type LoadedCase,
+  loadCase,
+  runCaseCommand,
+} from '../cases/caseStream.js';
+import { newNotificationSender, wakeOnNotify } from '../db/notifications.js';
+import { type EventStore, WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
@@ -195,6 +203,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
 
   /** Whether the scheduler's batch being committed queued jobs. */
   let queuedInBatch = false;
+  const sender = newNotificationSender();
   const scheduler =
     options.scheduler === false
       ? undefined
@@ -203,8 +212,11 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
           pool,
           databaseUrl: options.databaseUrl,
           store,
-          handler: checkSchedulerHandler(() => {
-            queuedInBatch = true;
+          handler: checkSchedulerHandler({
+            sender,
+            onQueued: () => {
+              queuedInBatch = true;
+            },
           }),
           logger,
         });
@@ -217,7 +229,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   scheduler?.start();
   const notifications =
     options.workers > 0
-      ? wakeOnNotify(options.databaseUrl, CHECK_JOBS_CHANNEL, () => idleWorkers.ring())
+      ? wakeOnNotify(options.databaseUrl, CHECK_JOBS_CHANNEL, () => idleWorkers.ring(), sender)
       : undefined;
 
   if (options.workers > 0 && options.warmUp !== false && !options.screen) indexManager.warmUp();
@@ -254,6 +266,51 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
     );
     await markJobDone(pool, claim, outcome.ok ? failureReason : outcome.rejection.message);
     return outcome.ok ? 'failed' : 'already_ended';
+  }
+
+  /**
+   * CheckStarted and CheckCompleted in one append, at the revision the worker read: the screen itself
+   * is synchronous, so no reader could have seen the check `running` between two appends, and one
+   * append wakes every subscriber once instead of twice. When the case moved meanwhile, the two
+   * commands run one after the other on its newer state (`ended`: the check ended meanwhile).
+   */
+  async function appendStartAndCompletion(
+    job: ClaimedJob,
+    loaded: LoadedCase,
+    start: CaseCommand,
+    complete: CaseCommand,
+    onStartAppended: () => void,
+  ): Promise<CaseCommandOutcome | 'ended'> {
+    const started = decide(start, loaded.state);
+    const afterStart = started.ok ? started.events.reduce<MaybeCase>(caseStream.evolve, loaded.state) : null;
+    const completion = afterStart ? decide(complete, afterStart) : undefined;
+    if (started.ok && completion?.ok) {
+      const startedIds = startedEventIds(job.checkReference, job.attempts);
+      const completedIds = completedEventIds(job.checkReference);
+      try {
+        await store.appendToStream(
+          caseCommandHandler.streamName(job.caseReference),
+          [
+            ...started.events.map((event, i) => ({ id: startedIds(i), type: event.type, data: event.data })),
+            ...completion.events.map((event, i) => ({
+              id: completedIds(i),
+              type: event.type,
+              data: event.data,
+            })),
+          ],
+          { expectedRevision: loaded.revision },
+        );
+        onStartAppended();
+        const state = completion.events.reduce<MaybeCase>(caseStream.evolve, afterStart);
+        return { ok: true, state: state!, appended: completion.events, alreadyApplied: false };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      }
+    }
+    const startOutcome = await append(job, start, startedEventIds(job.checkReference, job.attempts));
+    onStartAppended();
+    if (!startOutcome.ok) return 'ended';
+    return append(job, complete, completedEventIds(job.checkReference));
   }
 
   async function processJob(job: ClaimedJob, worker: string): Promise<void> {
@@ -310,36 +367,43 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
       }
       if (signal.aborted) throw new WaitAbortedError('aborted');
 
-      const started = await append(
-        job,
-        {
-          type: 'StartCheck',
-          checkReference: job.checkReference,
-          attempt: job.attempts,
-          worker,
-          now: nowIso(),
-        },
-        startedEventIds(job.checkReference, job.attempts),
-      );
-      startAppended = true;
-      if (!started.ok) {
+      const start: CaseCommand = {
+        type: 'StartCheck',
+        checkReference: job.checkReference,
+        attempt: job.attempts,
+        worker,
+        now: nowIso(),
+      };
+      if (!decide(start, loaded.state).ok) {
         // Ended meanwhile (another worker, after this one's lease was taken over).
         await markJobDone(pool, claim);
         report({ ...base, outcome: 'already_ended', durationMs: performance.now() - began });
         return;
       }
-      const result = preparation.run();
-      const completed = await append(
-        job,
-        {
-          type: 'CompleteCheck',
-          checkReference: job.checkReference,
-          attempt: job.attempts,
-          ...result,
-          now: nowIso(),
-        },
-        completedEventIds(job.checkReference),
-      );
+      let result: ReturnType<typeof preparation.run>;
+      try {
+        result = preparation.run();
+      } catch (error) {
+        // The attempt started, as the case's history must show, and failed: recorded, then retried.
+        await append(job, start, startedEventIds(job.checkReference, job.attempts));
+        startAppended = true;
+        throw error;
+      }
+      const complete: CaseCommand = {
+        type: 'CompleteCheck',
+        checkReference: job.checkReference,
+        attempt: job.attempts,
+        ...result,
+        now: nowIso(),
+      };
+      const completed = await appendStartAndCompletion(job, loaded, start, complete, () => {
+        startAppended = true;
+      });
+      if (completed === 'ended') {
+        await markJobDone(pool, claim);
+        report({ ...base, outcome: 'already_ended', durationMs: performance.now() - began });
+        return;
+      }
       await markJobDone(pool, claim, completed.ok ? null : completed.rejection.message);
       report({
         ...base,

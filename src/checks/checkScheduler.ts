@@ -38,17 +38,19 @@ export const CHECK_JOBS_CHANNEL = 'check_jobs';
 
 /**
  * `onQueued` is told, inside the batch's transaction, that it queued jobs: the caller rings its own
- * workers once the batch has committed (checkRunner.ts); other processes' workers hear it from the
- * notification sent at that commit.
+ * workers once the batch has committed (checkRunner.ts), and they skip the notification of `sender`
+ * sent at that commit, which every other runner's workers take.
  */
-export function checkSchedulerHandler(onQueued: () => void = () => {}): SubscriptionHandler {
+export function checkSchedulerHandler(
+  options: { sender?: string; onQueued?: () => void } = {},
+): SubscriptionHandler {
   return {
     subscriptionId: CHECK_SCHEDULER_SUBSCRIPTION_ID,
     categories: [CASE_CATEGORY],
     async handle(events, tx) {
       if ((await insertJobs(tx, jobsOf(events))) === 0) return;
-      await notifyWorkers(tx, CHECK_JOBS_CHANNEL, { exceptThisProcess: true });
-      onQueued();
+      await notifyWorkers(tx, CHECK_JOBS_CHANNEL, options.sender);
+      options.onQueued?.();
     },
   };
 }

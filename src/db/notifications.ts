@@ -27,24 +27,28 @@ export function notificationSubscriber(connectionString: string, applicationName
 }
 
 /**
- * Names this process (this thread: module state is per thread) in the notifications after which it
- * rings its own workers directly, so that it skips them and its workers claim once.
+ * A name for one notifier, carried in its notifications: the listener of the same component (its
+ * own workers, its own feed readers), already woken directly after the commit, skips them, and every
+ * other listener, in this process or another, takes them.
  */
-const SENDER = randomBytes(8).toString('hex');
+export function newNotificationSender(): string {
+  return randomBytes(8).toString('hex');
+}
 
 /**
- * Calls `wake` on every notification on `channel` that another process sent, and after every
- * (re)connection. Connecting happens in the background; until it succeeds the caller's poll covers
- * the gap.
+ * Calls `wake` on every notification on `channel` (but those of `ownSender`, see
+ * newNotificationSender), and after every (re)connection. Connecting happens in the background;
+ * until it succeeds the caller's poll covers the gap.
  */
 export function wakeOnNotify(
   connectionString: string,
   channel: string,
   wake: () => void,
+  ownSender?: string,
 ): { close(): Promise<void> } {
   const subscriber = notificationSubscriber(connectionString, `casescreen-listen-${channel}`);
   subscriber.notifications.on(channel, (payload: unknown) => {
-    if (payload !== SENDER) wake();
+    if (ownSender === undefined || payload !== ownSender) wake();
   });
   subscriber.events.on('connected', () => wake());
   const connecting = subscriber
@@ -62,16 +66,9 @@ export function wakeOnNotify(
 /**
  * Wakes the workers of every process that `wakeOnNotify` on `channel` (at commit, when `db` is in a
  * transaction): new rows of a work table are claimed at once rather than at the workers' next poll.
- * `exceptThisProcess` when the caller rings its own process's workers itself once committed.
+ * `sender` when the caller rings its own workers itself once committed (newNotificationSender).
  */
-export async function notifyWorkers(
-  db: Queryable,
-  channel: string,
-  options: { exceptThisProcess?: boolean } = {},
-): Promise<void> {
+export async function notifyWorkers(db: Queryable, channel: string, sender?: string): Promise<void> {
   // pg-listen parses payloads as JSON.
-  await db.query('SELECT pg_notify($1, $2)', [
-    channel,
-    options.exceptThisProcess ? JSON.stringify(SENDER) : '',
-  ]);
+  await db.query('SELECT pg_notify($1, $2)', [channel, sender === undefined ? '' : JSON.stringify(sender)]);
 }

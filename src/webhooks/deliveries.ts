@@ -258,9 +258,6 @@ export async function releaseDelivery(db: Queryable, claim: ClaimedDelivery): Pr
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 /** Wakes the delivery workers of every process (at commit, when `db` is in a transaction); see notifyWorkers. */
-export async function notifyDeliveryWorkers(
-  db: Queryable,
-  options: { exceptThisProcess?: boolean } = {},
-): Promise<void> {
-  await notifyWorkers(db, DELIVERIES_CHANNEL, options);
+export async function notifyDeliveryWorkers(db: Queryable, sender?: string): Promise<void> {
+  await notifyWorkers(db, DELIVERIES_CHANNEL, sender);
 }

@@ -171,7 +171,11 @@ async function enabledEndpoints(tx: pg.PoolClient, accountIds: string[]): Promis
 }
 
 /** Inserts the deliveries (those already there are left alone) and wakes delivery workers. */
-async function insertDeliveries(tx: pg.PoolClient, deliveries: readonly NewDelivery[]): Promise<void> {
+async function insertDeliveries(
+  tx: pg.PoolClient,
+  deliveries: readonly NewDelivery[],
+  sender: string | undefined,
+): Promise<void> {
   if (deliveries.length === 0) return;
   await tx.query({
     name: 'webhook-fan-out-insert',
@@ -188,11 +192,12 @@ async function insertDeliveries(tx: pg.PoolClient, deliveries: readonly NewDeliv
       deliveries.map((d) => d.body),
     ],
   });
-  // This process's delivery workers are woken when the runner commits (webhookRunner.ts).
-  await notifyDeliveryWorkers(tx, { exceptThisProcess: true });
+  // The runner's own delivery workers are woken when it commits (webhookRunner.ts).
+  await notifyDeliveryWorkers(tx, sender);
 }
 
-export function webhookFanOutHandler(store: EventStore): SubscriptionHandler {
+/** `sender`: the notifications of its batches, which the caller's own delivery workers skip (newNotificationSender). */
+export function webhookFanOutHandler(store: EventStore, sender?: string): SubscriptionHandler {
   return {
     subscriptionId: WEBHOOK_FAN_OUT_SUBSCRIPTION_ID,
     categories: [...mappedStreams().keys()],
@@ -201,7 +206,7 @@ export function webhookFanOutHandler(store: EventStore): SubscriptionHandler {
       if (fanned.length === 0) return;
       const accounts = [...new Set(fanned.map(({ event }) => event.accountId))];
       const endpoints = await enabledEndpoints(tx, accounts);
-      await insertDeliveries(tx, deliveriesOf(fanned, endpoints));
+      await insertDeliveries(tx, deliveriesOf(fanned, endpoints), sender);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Config } from '../config.js';
-import { wakeOnNotify } from '../db/notifications.js';
+import { newNotificationSender, wakeOnNotify } from '../db/notifications.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import {
@@ -54,16 +54,18 @@ export function startWebhooks(deps: {
     allowPrivate: config.webhookAllowPrivateTargets,
     ...deps.worker,
   });
+  // The fan-out below rings these workers itself after each commit: they skip its notifications.
+  const sender = newNotificationSender();
   const notifications =
     config.webhookWorkers > 0
-      ? wakeOnNotify(deps.databaseUrl, DELIVERIES_CHANNEL, () => deliveries.wake())
+      ? wakeOnNotify(deps.databaseUrl, DELIVERIES_CHANNEL, () => deliveries.wake(), sender)
       : undefined;
   const fanOut = createSubscriptionRunner({
     ...deps.fanOutRunner,
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,
     store: deps.store,
-    handler: webhookFanOutHandler(deps.store),
+    handler: webhookFanOutHandler(deps.store, sender),
     logger,
   });
   fanOut.onCommit(() => deliveries.wake());

@@ -11,7 +11,11 @@ export class FeedNotifier {
   private readonly pending = new Set<string>();
   private flushing: Promise<void> | undefined;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Named in every notification, for the same store's listener to skip (wakeups.ts). */
+    private readonly sender?: string,
+  ) {}
 
   notify(...categories: string[]): void {
     for (const category of categories) this.pending.add(category);
@@ -27,7 +31,7 @@ export class FeedNotifier {
 
   private async flush(): Promise<void> {
     while (this.pending.size > 0) {
-      const payload: FeedNotification = { c: [...this.pending] };
+      const payload: FeedNotification = { c: [...this.pending], s: this.sender };
       this.pending.clear();
       try {
         await this.pool.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, JSON.stringify(payload)]);

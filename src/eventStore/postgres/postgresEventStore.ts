@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { newNotificationSender } from '../../db/notifications.js';
 import {
   type AppendResult,
   assertAppendable,
@@ -140,8 +141,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     };
   };
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const wakeups = new FeedWakeups(options.connectionString);
-  const notifier = new FeedNotifier(pool);
+  // This store wakes its own readers directly after an append; its listener skips its notifications.
+  const sender = newNotificationSender();
+  const wakeups = new FeedWakeups(options.connectionString, sender);
+  const notifier = new FeedNotifier(pool, sender);
   /** After an append committed: this process's readers at once, every other process's through NOTIFY. */
   const announce = (categories: string[]) => {
     wakeups.wakeLocally(categories);

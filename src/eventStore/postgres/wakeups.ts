@@ -3,9 +3,14 @@ import { notificationSubscriber } from '../../db/notifications.js';
 
 export const FEED_CHANNEL = 'es_events';
 
-/** Payload on FEED_CHANNEL: the categories that received events. */
+/**
+ * Payload on FEED_CHANNEL: the categories that received events, and the process that appended them
+ * (its store's sender, newNotificationSender), whose own readers were woken already (`wakeLocally`)
+ * and skip it.
+ */
 export interface FeedNotification {
   c: string[];
+  s?: string;
 }
 
 interface Waiter {
@@ -24,7 +29,11 @@ export class FeedWakeups {
   private connecting: Promise<void> | undefined;
   private closed = false;
 
-  constructor(private readonly connectionString: string) {}
+  constructor(
+    private readonly connectionString: string,
+    /** Notifications of this sender are skipped: the same store woke its readers directly. */
+    private readonly ownSender?: string,
+  ) {}
 
   /** Registers a waiter; the returned promise resolves on a matching notification. */
   register(categories: string[] | undefined): { woken: Promise<void>; cancel(): void } {
@@ -89,6 +98,7 @@ export class FeedWakeups {
   private async listen(): Promise<void> {
     const subscriber = notificationSubscriber(this.connectionString, 'casescreen-listen');
     subscriber.notifications.on(FEED_CHANNEL, (payload: FeedNotification | undefined) => {
+      if (this.ownSender !== undefined && payload?.s === this.ownSender) return;
       if (Array.isArray(payload?.c)) for (const category of payload.c) this.wake(category);
       else this.wakeAll();
     });

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCaseCommand } from '../../../src/cases/caseStream.js';
 import { matchId } from '../../../src/cases/references.js';
 import { findJob } from '../../../src/checks/checkJobs.js';
 import type { CheckRunner, CheckRunnerOptions, JobReport } from '../../../src/checks/checkRunner.js';
+import type { CheckScreener } from '../../../src/checks/screenCheck.js';
 import type { ReadySnapshot } from '../../../src/screening/snapshots/snapshotStore.js';
 import { eventually } from '../../support/eventually.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
@@ -114,6 +117,62 @@ describe('check runner', () => {
     expect(none.snapshots.map((snapshot) => snapshot.id)).toEqual([un.id]);
     const found = await checkEnded(es.store, `${company}-1`);
     expect(found.matches.map((match) => match.matchedEntityId)).toEqual(['un_sc_sanctions:900003']);
+  });
+
+  it('records a check started and completed in one append, at the revision it read', async () => {
+    const caseReference = await createCase(es.store, personSubject('Oona Together'), ['sanctions']);
+    start();
+    await checkEnded(es.store, `${caseReference}-1`);
+    const { rows } = await es.db.pool.query<{ event_type: string; transaction_id: string }>(
+      `SELECT event_type, transaction_id::text FROM es_events WHERE stream_name = $1 ORDER BY stream_revision`,
+      [`case-${caseReference}`],
+    );
+    expect(rows.map((row) => row.event_type)).toEqual(['CaseCreated', 'CheckStarted', 'CheckCompleted']);
+    expect(rows[1]!.transaction_id).toBe(rows[2]!.transaction_id);
+  });
+
+  it('records the start, then the completion, on the newer case when the case changed while it screened', async () => {
+    const caseReference = await createCase(es.store, personSubject('Paavo Meanwhile'), ['sanctions']);
+    // The case moves on while the check is being prepared: a reviewer adds a note.
+    const changing: CheckScreener = async () => {
+      const eventId = randomUUID();
+      await runCaseCommand(
+        es.store,
+        caseReference,
+        {
+          type: 'AddMaterial',
+          materialId: `material_${eventId.replaceAll('-', '').slice(0, 24)}`,
+          title: 'Meanwhile',
+          note: null,
+          url: null,
+          attachments: [],
+          actor: { type: 'human', id: null, displayName: 'Reviewer' },
+          now: new Date().toISOString(),
+        },
+        () => eventId,
+      );
+      return {
+        kind: 'ready',
+        run: () => ({
+          screeningProfileId: 'default',
+          threshold: 0.63,
+          snapshots: [{ id: un.id, dataset: un.dataset, version: un.version }],
+          matches: [],
+        }),
+      };
+    };
+    start({ screen: changing });
+    expect(await checkEnded(es.store, `${caseReference}-1`)).toMatchObject({
+      lifecycleStatus: 'completed',
+      attempts: 1,
+    });
+    const { events } = await es.store.readStream(`case-${caseReference}`);
+    expect(events.map((event) => event.type)).toEqual([
+      'CaseCreated',
+      'MaterialAdded',
+      'CheckStarted',
+      'CheckCompleted',
+    ]);
   });
 
   it('runs each check once with two competing runners of two workers each', async () => {
