@@ -24,7 +24,7 @@ import { type CpuUse, meterCpu, parentPid, type Watched } from './support/cpu.js
 import { closedLoop, type LoadResult, openLoop } from './support/httpLoad.js';
 import { table } from './support/report.js';
 import { openBenchServer } from './support/server.js';
-import { statementsPerRequest } from './support/statementCount.js';
+import { statementsPerRequest, workStatementsPerCase } from './support/statementCount.js';
 import { distribution, now } from './support/stats.js';
 
 const USAGE = `Usage: npm run bench:cases -- [--seconds N] [--clients N] [--rate N] [--rate-seconds N]
@@ -315,6 +315,16 @@ async function main(): Promise<void> {
         body: JSON.stringify(caseRequest(`${run}-overload`, n)),
       },
     }));
+    progress('waiting for the overload phase to drain, then stopping the service');
+    await waitForChecks(pool, 300_000);
+    await stopProcess(service.child);
+    progress('counting statements per case in the work role (workers in this process)');
+    const workStatements = await workStatementsPerCase(
+      server.url,
+      countedAuth(0),
+      (n) => JSON.stringify(caseRequest(`${run}-work`, n)),
+      run,
+    );
     await store.close();
     await pool.end();
 
@@ -364,6 +374,12 @@ async function main(): Promise<void> {
             '',
           ],
           [
+            'statements per case, work role (projections, checks, reactors), one case every 50 ms',
+            workStatements.toFixed(1),
+            '',
+            '',
+          ],
+          [
             `POST /v1/cases open loop @${overloadRate}/s (2x)`,
             `201: p50 ${overload.accepted.p50.toFixed(1)} ms, p99 ${overload.accepted.p99.toFixed(1)} ms (${overload.accepted.count}); 503: p99 ${overload.refused.p99.toFixed(1)} ms (${overload.refused.count}); statuses ${JSON.stringify(overload.statuses)}`,
             '',
@@ -389,6 +405,19 @@ function loadAverage(): string {
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
+}
+
+/** Waits until no check job is left to do. */
+async function waitForChecks(pool: ReturnType<typeof createPool>, timeoutMs: number): Promise<void> {
+  const deadline = now() + timeoutMs;
+  for (;;) {
+    const { rows } = await pool.query<{ open: number }>(
+      `SELECT count(*)::int AS open FROM check_jobs WHERE status <> 'done'`,
+    );
+    if (rows[0]!.open === 0) return;
+    if (now() > deadline) throw new Error(`${rows[0]!.open} check jobs still open`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** Waits until every given case's checks are completed (or failed). */
