@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { createLogger, endLog } from '../shared/logger.js';
@@ -10,7 +12,10 @@ import type { WorkThreadMessage, WorkThreadRequest } from './workersInThread.js'
  * event store of its own, against the database the main thread opened. It answers `started` once
  * every worker runs, and `stopped` once they have all stopped and its connections are closed.
  */
+/** Niceness of the work thread: below the HTTP thread (0), still well above idle work (19). */
+const WORK_THREAD_NICENESS = 10;
 const { config } = workerData as { config: Config };
+lowerThreadPriority();
 const port = parentPort!;
 const post = (message: WorkThreadMessage) => port.postMessage(message);
 const logger = createLogger(config).child({ thread: 'work' });
@@ -44,4 +49,18 @@ try {
 
 function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/**
+ * On Linux a thread has a scheduling priority of its own: this one yields the CPU to the HTTP thread
+ * (and to PostgreSQL) when both want it, so requests are answered first and the work catches up
+ * after (nice 10). Elsewhere, or where it is not allowed, the thread keeps the process's priority.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    if (Number.isInteger(threadId) && threadId > 0) os.setPriority(threadId, WORK_THREAD_NICENESS);
+  } catch {
+    // Not Linux, or no /proc: the same priority as the HTTP thread.
+  }
 }

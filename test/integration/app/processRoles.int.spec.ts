@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projections } from '../../../projections/registry.js';
@@ -110,6 +111,17 @@ describe('process roles', () => {
       ).rows.map((row) => row.application_name);
     expect(await applications()).toContain('casescreen-all-work');
     expect((await fetch(`${url}/health/ready`)).status).toBe(200);
+    // On Linux the work thread runs at a lower priority than the HTTP thread (nice 10 against 0).
+    if (existsSync(`/proc/${service.child.pid}/task`)) {
+      const niceness = readdirSync(`/proc/${service.child.pid}/task`).map((tid) => {
+        const stat = readFileSync(`/proc/${service.child.pid}/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+      expect(niceness).toContain(10);
+      expect(niceness).toContain(0);
+    } else {
+      console.log('[test] no /proc: the work thread priority is not checked here');
+    }
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
     const lines = service.logLines();
