@@ -92,6 +92,13 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may a checked-out one (a subscription batch, a worker's claim, a request between two of its
+  // statements) when the server ends its session (a restart, pg_terminate_backend): unlistened, that
+  // 'error' event killed the process. The holder's next query fails instead, and it releases the
+  // client as broken.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 

@@ -172,6 +172,28 @@ describe('subscription runner', () => {
     expect(feed.starts()).toEqual([null]);
   });
 
+  it('survives the database ending the connection of a batch in flight, and handles the batch again', async () => {
+    const category = uniqueCategory();
+    let terminated = false;
+    const handler = seenHandler('sub-terminated', category, async (_events, tx) => {
+      if (terminated) return;
+      terminated = true;
+      // The server ends this batch's session (a restart, an operator) while the runner holds it:
+      // the client hears it between queries, which once was an unhandled 'error' and killed the process.
+      const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // Not events.once: it would listen for 'error' itself.
+      const ended = new Promise((resolve) => tx.once('end', resolve));
+      await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      await ended;
+    });
+    const events = await appendEvents(store, category, 3);
+    const started = runner(handler);
+    started.start();
+    await eventually(() => everyEventOnce('sub-terminated', events.map((event) => event.id)));
+    expect(terminated).toBe(true);
+    expect(started.state).not.toBe('parked');
+  });
+
   it('rolls a batch back when another writer moved the checkpoint meanwhile (compare-and-swap)', async () => {
     const category = uniqueCategory();
     const id = `sub-${category}`;
