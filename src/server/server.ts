@@ -10,6 +10,7 @@ import {
 } from './errorHandling.js';
 import { type ReadinessCheck, registerHealthRoutes } from './health.js';
 import { clientRequestId, generateRequestId } from './requestId.js';
+import { decodeUtf8Body, findUnstorable, unstorableInput } from './storableText.js';
 
 export interface ServerDependencies {
   logger: Logger;
@@ -42,6 +43,7 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   });
   // Bodies are JSON or nothing: text/plain would hand handlers a string where they expect an object.
   app.removeContentTypeParser('text/plain');
+  refuseUnstorableInput(app);
   // First hook of all, so the headers are on the reply whatever fails later, 404s included.
   app.addHook('onRequest', (_request, reply, done) => {
     setStandardHeaders(reply);
@@ -51,4 +53,32 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   registerNotFoundHandler(app);
   registerHealthRoutes(app, deps.readiness);
   return app;
+}
+
+/**
+ * JSON bodies decoded strictly as UTF-8 and searched, like query strings and path parameters, for
+ * text the service cannot store (storableText.ts): a 400 before any hook or handler reads them.
+ */
+function refuseUnstorableInput(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = decodeUtf8Body(body as Buffer);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    parseJson(request, text, (error, value) => {
+      if (error) return done(error, undefined);
+      const found = findUnstorable(value, '');
+      if (found) return done(unstorableInput(found), undefined);
+      done(null, value);
+    });
+  });
+  app.addHook('preValidation', async (request) => {
+    const found = findUnstorable(request.params, '') ?? findUnstorable(request.query, '');
+    if (found) throw unstorableInput(found);
+  });
 }
