@@ -51,7 +51,34 @@ export type HandleOutcome<State, Event> =
 /** Event ids of one request: `eventId(i)` for its i-th event, the same on every attempt. */
 export type EventIds = (index: number) => string;
 
-const MAX_CONCURRENCY_RETRIES = 5;
+/**
+ * Appends a command may lose to another process's writer before it gives up. Writers in one process
+ * never race each other (they take turns per stream, below); across processes each retry waits a
+ * random moment, so many writers on one stream spread out instead of colliding again.
+ */
+const MAX_CONCURRENCY_RETRIES = 10;
+const RETRY_JITTER_MS = 20;
+
+/**
+ * Commands of this process on one stream, one after another: simultaneous requests on one case
+ * (reviews of its matches, say) all succeed without an optimistic-concurrency retry storm.
+ */
+const streamTurns = new Map<string, Promise<unknown>>();
+
+async function inTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
+  const previous = streamTurns.get(stream);
+  const mine = (previous ?? Promise.resolve()).then(work, work);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  streamTurns.set(stream, settled);
+  try {
+    return await mine;
+  } finally {
+    if (streamTurns.get(stream) === settled) streamTurns.delete(stream);
+  }
+}
 
 export interface CommandHandler<State, Event> {
   streamName(id: string): string;
@@ -110,7 +137,16 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     return { state: fold(events, from ? from.state : type.initialState()), revision: read.revision, events };
   }
 
-  async function handle(
+  function handle(
+    store: EventStore,
+    id: string,
+    decide: (state: State) => Decision<Event>,
+    eventId: EventIds,
+  ): Promise<HandleOutcome<State, Event>> {
+    return inTurn(streamName(id), () => handleNow(store, id, decide, eventId));
+  }
+
+  async function handleNow(
     store: EventStore,
     id: string,
     decide: (state: State) => Decision<Event>,
@@ -140,8 +176,9 @@ export function commandHandler<State, Event extends { type: string; data: unknow
           { expectedRevision },
         );
       } catch (error) {
-        if (error instanceof WrongExpectedVersionError && attempt < MAX_CONCURRENCY_RETRIES) continue;
-        throw error;
+        if (!(error instanceof WrongExpectedVersionError) || attempt >= MAX_CONCURRENCY_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_JITTER_MS));
+        continue;
       }
       const state = decision.events.reduce(type.evolve, loaded.state);
       return { ok: true, state, appended: decision.events, alreadyApplied: false };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import { BODY_LIMIT_BYTES, toApiError } from './errorHandling.js';
 import { ApiError } from './errors.js';
 import { clientRequestId, generateRequestId } from './requestId.js';
@@ -74,6 +75,21 @@ describe('toApiError', () => {
       status: 500,
       code: 'internal_error',
     });
+  });
+
+  it('reports a command that lost its append every time it retried as 503, never 500', () => {
+    expect(toApiError(new WrongExpectedVersionError('case-ABC123456', 4n, 9n))).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfterSeconds: 1,
+    });
+  });
+
+  it('reports a refused static file (an http-errors 4xx) as 404, a 5xx of the same kind as 500', () => {
+    const refused = Object.assign(new Error('Forbidden'), { statusCode: 403, expose: true });
+    expect(toApiError(refused)).toMatchObject({ status: 404, code: 'not_found' });
+    const failed = Object.assign(new Error('EIO'), { statusCode: 500, expose: false });
+    expect(toApiError(failed)).toMatchObject({ status: 500, code: 'internal_error' });
   });
 });
 

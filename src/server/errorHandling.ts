@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isPoolWaitTimeout } from '../db/database.js';
+import { WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import type { Logger } from '../shared/logger.js';
 import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
 import { errorEnvelope } from './envelope.js';
@@ -52,6 +53,15 @@ export function toApiError(error: unknown): ApiError {
       'No database connection became free in time; the service is at capacity. Retry shortly.',
     );
   }
+  if (error instanceof WrongExpectedVersionError) {
+    // A command that lost its append to other processes' writers every time it retried: nothing was
+    // written, and the same request (same Idempotency-Key) can simply be sent again.
+    return ApiError.serviceUnavailable(
+      POOL_TIMEOUT_RETRY_AFTER_SECONDS,
+      'Too many simultaneous changes to the same object; nothing was changed. Retry shortly.',
+    );
+  }
+  if (isStaticFileRefusal(error)) return ApiError.notFound('No such file.');
   if (!isFrameworkError(error) || error.statusCode >= 500) return ApiError.internal();
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -146,10 +156,12 @@ export function registerNotFoundHandler(app: FastifyInstance): void {
     for (const method of [route.method].flat()) methods.add(method.toUpperCase() as HTTPMethods);
   });
   app.setNotFoundHandler((request, reply) => {
+    // A route of this very method matched and found nothing (a static file that is not there).
+    const matched = app.findRoute({ method: request.method as HTTPMethods, url: request.url }) !== null;
     const allowed = [...methods]
       .filter((method) => method !== request.method && app.findRoute({ method, url: request.url }) !== null)
       .sort();
-    if (allowed.length > 0) {
+    if (!matched && allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
       sendError(reply, ApiError.methodNotAllowed(request.method, allowed));
       return;
@@ -157,6 +169,22 @@ export function registerNotFoundHandler(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? request.url;
     sendError(reply, ApiError.notFound(`No route matches ${request.method} ${path}.`));
   });
+}
+
+/**
+ * The documentation page's static files (@fastify/static, through `send`) refuse a path that climbs
+ * out of their folder or names nothing with an http-errors 4xx (`expose: true`): to the client that is
+ * an unknown path, 404, not a 500.
+ */
+function isStaticFileRefusal(error: unknown): boolean {
+  const candidate = error as { statusCode?: unknown; expose?: unknown } | null;
+  return (
+    typeof candidate?.statusCode === 'number' &&
+    candidate.statusCode >= 400 &&
+    candidate.statusCode < 500 &&
+    candidate.expose === true &&
+    !isFrameworkError(error)
+  );
 }
 
 /**

@@ -97,6 +97,7 @@ export async function startApiServer(deps: {
   sourceStaleAfterMs?: number;
   rateLimit?: number;
   clock?: Clock;
+  maxInFlightRequests?: number;
 }): Promise<{ app: FastifyInstance; url: string }> {
   const app = buildApiServer({
     logger: pino({ level: 'silent' }),
@@ -107,6 +108,7 @@ export async function startApiServer(deps: {
     clock: deps.clock ?? systemClock,
     rateLimiter:
       deps.rateLimit === undefined ? undefined : createRateLimiter(deps.pool, { limit: deps.rateLimit }),
+    ...(deps.maxInFlightRequests !== undefined && { maxInFlightRequests: deps.maxInFlightRequests }),
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url };
