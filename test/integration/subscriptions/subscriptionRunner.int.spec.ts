@@ -189,7 +189,12 @@ describe('subscription runner', () => {
     const events = await appendEvents(store, category, 3);
     const started = runner(handler);
     started.start();
-    await eventually(() => everyEventOnce('sub-terminated', events.map((event) => event.id)));
+    await eventually(() =>
+      everyEventOnce(
+        'sub-terminated',
+        events.map((event) => event.id),
+      ),
+    );
     expect(terminated).toBe(true);
     expect(started.state).not.toBe('parked');
   });
