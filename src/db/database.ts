@@ -81,6 +81,41 @@ export function isPoolWaitTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === POOL_WAIT_TIMEOUT_MESSAGE;
 }
 
+/** Node's errors of a connection that could not be made or was cut. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * PostgreSQL's own: a connection exception (class 08), the server shutting down or starting up
+ * (57P01, 57P02, 57P03), no connection slot left (53300).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** node-postgres's errors for a connection that ended under a query, or a client that lost its. */
+const CONNECTION_LOST =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed)/;
+
+/**
+ * Whether an error says the database cannot be reached or went away (a restart, an outage, a full
+ * server), as opposed to a statement it refused: the request can be retried once it is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (UNREACHABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08')) return true;
+  }
+  return CONNECTION_LOST.test(error.message);
+}
+
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,

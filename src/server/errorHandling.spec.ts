@@ -63,7 +63,7 @@ describe('toApiError', () => {
     }
   });
 
-  it('reports a database connection wait that ran out as 503 with Retry-After, other pool errors as 500', () => {
+  it('reports a database connection wait that ran out as 503 with Retry-After, a connection that could not be opened in time as well', () => {
     const reported = toApiError(new Error('timeout exceeded when trying to connect'));
     expect(reported).toMatchObject({
       status: 503,
@@ -71,10 +71,30 @@ describe('toApiError', () => {
       retryAfterSeconds: 1,
       details: { retry_after_seconds: 1 },
     });
+    // The pool opened a new connection and the server did not answer in time: the database is unwell.
     expect(toApiError(new Error('Connection terminated due to connection timeout'))).toMatchObject({
-      status: 500,
-      code: 'internal_error',
+      status: 503,
+      code: 'service_unavailable',
+      retryAfterSeconds: 2,
     });
+  });
+
+  it('reports a database that cannot be reached or went away as 503, a statement it refused as 500', () => {
+    const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+    for (const unavailable of [
+      withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      withCode('terminating connection due to administrator command', '57P01'),
+      withCode('the database system is starting up', '57P03'),
+      withCode('connection failure', '08006'),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
+      expect(toApiError(unavailable), unavailable.message).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+        retryAfterSeconds: 2,
+      });
+    }
+    expect(toApiError(withCode('relation "x" does not exist', '42P01'))).toMatchObject({ status: 500 });
   });
 
   it('reports a command that lost its append every time it retried as 503, never 500', () => {

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { isPoolWaitTimeout } from '../db/database.js';
+import { isDatabaseUnavailable, isPoolWaitTimeout } from '../db/database.js';
 import { WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import type { Logger } from '../shared/logger.js';
 import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
@@ -22,6 +22,8 @@ export const ACCEPTED_CONTENT_TYPES = ['application/json'] as const;
  * was saturated a moment ago, and a second is long enough for in-flight requests to drain.
  */
 export const POOL_TIMEOUT_RETRY_AFTER_SECONDS = 1;
+/** A database restart takes seconds: a client retrying every second would only add load. */
+export const DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** Fastify's own errors carry a `FST_` code and an HTTP status; nothing else is trusted as a 4xx. */
 interface FrameworkError extends Error {
@@ -51,6 +53,14 @@ export function toApiError(error: unknown): ApiError {
     return ApiError.serviceUnavailable(
       POOL_TIMEOUT_RETRY_AFTER_SECONDS,
       'No database connection became free in time; the service is at capacity. Retry shortly.',
+    );
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The outcome of a write cut off mid-way is unknown to us too: the Idempotency-Key makes the
+    // retry safe either way.
+    return ApiError.serviceUnavailable(
+      DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+      'The service cannot reach its database right now. Retry shortly, with the same Idempotency-Key for a change.',
     );
   }
   if (error instanceof WrongExpectedVersionError) {
