@@ -6,8 +6,10 @@ import {
   handleError,
   handleFrameworkError,
   registerNotFoundHandler,
+  sendError,
   setStandardHeaders,
 } from './errorHandling.js';
+import { ApiError } from './errors.js';
 import { type ReadinessCheck, registerHealthRoutes } from './health.js';
 import { clientRequestId, generateRequestId } from './requestId.js';
 import { decodeUtf8Body, findUnstorable, unstorableInput } from './storableText.js';
@@ -27,7 +29,8 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Lets in-flight requests finish on close while refusing new connections.
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Our own 503 while closing (below), in the envelope with a request id; fastify's has neither.
+    return503OnClosing: false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Our ids only; an incoming X-Request-Id is logged, never adopted (see requestId.ts).
     requestIdHeader: false,
@@ -44,10 +47,26 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   // Bodies are JSON or nothing: text/plain would hand handlers a string where they expect an object.
   app.removeContentTypeParser('text/plain');
   refuseUnstorableInput(app);
-  // First hook of all, so the headers are on the reply whatever fails later, 404s included.
-  app.addHook('onRequest', (_request, reply, done) => {
-    setStandardHeaders(reply);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
     done();
+  });
+  // First hook of all, so the headers are on the reply whatever fails later, 404s included. A request
+  // that arrives on a kept-alive connection while the server drains is refused like an overload:
+  // nothing was done, retry (on another instance).
+  app.addHook('onRequest', (request, reply, done) => {
+    setStandardHeaders(reply);
+    // Readiness says `draining` itself (health.ts), for the load balancer to act on.
+    if (!closing || request.url.startsWith('/health/')) {
+      done();
+      return;
+    }
+    reply.header('Connection', 'close');
+    sendError(
+      reply,
+      ApiError.serviceUnavailable(1, 'The service is shutting down; nothing was done. Retry shortly.'),
+    );
   });
   app.setErrorHandler(handleError);
   registerNotFoundHandler(app);
