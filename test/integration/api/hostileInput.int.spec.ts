@@ -1,15 +1,8 @@
 import http from 'node:http';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projections } from '../../../projections/registry.js';
-import { installProjections } from '../../../projections/registryStore.js';
-import { unXmlFormat } from '../../../src/screening/parsers/unXml.js';
-import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
-import { SCOPES } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey } from '../../../src/workspace/keyStore.js';
-import { createCaseWorkspace, createKey, DAY_MS, startApiServer } from '../../support/caseApi.js';
-import { fixturePath } from '../../support/parsedEntities.js';
-import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+import { type CaseApiService, openCaseApiService } from '../../support/caseApiService.js';
+import type { TestEventStore } from '../../support/testEventStore.js';
 
 /**
  * Input the schemas let through but the database cannot store (docs/api-conventions.md, "Text the
@@ -17,30 +10,17 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  */
 describe('hostile input over HTTP', () => {
   let opened: TestEventStore;
-  let app: FastifyInstance;
   let url: string;
   let key: CreatedApiKey;
   let n = 0;
 
+  let service: CaseApiService;
   beforeAll(async () => {
-    opened = await openTestEventStore();
-    await installProjections(opened.db.pool, projections);
-    const workspace = await createCaseWorkspace(opened.db.pool, {
-      account: 'Hostile Co',
-      groups: [],
-      foreign: 'Other',
-    });
-    key = await createKey(opened.db.pool, workspace.accountId, SCOPES);
-    await loadSnapshot(opened.db.pool, {
-      format: unXmlFormat,
-      paths: [fixturePath('un-xml', 'consolidated.xml')],
-      publishedAt: new Date(Date.now() - DAY_MS),
-    });
-    ({ app, url } = await startApiServer({ pool: opened.db.pool, store: opened.store, rateLimit: 100_000 }));
+    service = await openCaseApiService({ account: 'Hostile Co' });
+    ({ opened, url, key } = service);
   });
   afterAll(async () => {
-    await app?.close();
-    await opened?.close();
+    await service?.close();
   });
 
   const streams = async () =>

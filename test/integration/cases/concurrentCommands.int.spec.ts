@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projections } from '../../../projections/registry.js';
-import { installProjections } from '../../../projections/registryStore.js';
-import { unXmlFormat } from '../../../src/screening/parsers/unXml.js';
-import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
-import { SCOPES } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey } from '../../../src/workspace/keyStore.js';
-import { createCaseWorkspace, createKey, DAY_MS, startApiServer } from '../../support/caseApi.js';
-import { fixturePath } from '../../support/parsedEntities.js';
-import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+import { type CaseApiService, openCaseApiService } from '../../support/caseApiService.js';
+import type { TestEventStore } from '../../support/testEventStore.js';
 
 /**
  * Commands that do not conflict in the domain all succeed, however many arrive at once on one case
@@ -17,35 +10,16 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  */
 describe('simultaneous commands on one case', () => {
   let opened: TestEventStore;
-  let app: FastifyInstance;
   let url: string;
   let key: CreatedApiKey;
 
+  let service: CaseApiService;
   beforeAll(async () => {
-    opened = await openTestEventStore();
-    await installProjections(opened.db.pool, projections);
-    const workspace = await createCaseWorkspace(opened.db.pool, {
-      account: 'Busy Co',
-      groups: [],
-      foreign: 'Other',
-    });
-    key = await createKey(opened.db.pool, workspace.accountId, SCOPES);
-    await loadSnapshot(opened.db.pool, {
-      format: unXmlFormat,
-      paths: [fixturePath('un-xml', 'consolidated.xml')],
-      publishedAt: new Date(Date.now() - DAY_MS),
-    });
-    // Room for all of them at once: the in-flight limit (32 by default) is a capacity bound of its own.
-    ({ app, url } = await startApiServer({
-      pool: opened.db.pool,
-      store: opened.store,
-      rateLimit: 100_000,
-      maxInFlightRequests: 100,
-    }));
+    service = await openCaseApiService({ account: 'Busy Co', maxInFlightRequests: 100 });
+    ({ opened, url, key } = service);
   });
   afterAll(async () => {
-    await app?.close();
-    await opened?.close();
+    await service?.close();
   });
 
   const send = async (method: string, path: string, body: unknown) => {

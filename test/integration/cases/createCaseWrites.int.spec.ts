@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projections } from '../../../projections/registry.js';
-import { installProjections } from '../../../projections/registryStore.js';
 import { caseStream } from '../../../src/cases/caseStream.js';
 import { candidateCaseReference } from '../../../src/cases/references.js';
-import { unXmlFormat } from '../../../src/screening/parsers/unXml.js';
-import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { subjectStreamName } from '../../../src/subjects/subjectEvents.js';
-import { SCOPES } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey } from '../../../src/workspace/keyStore.js';
-import { createCaseWorkspace, createKey, DAY_MS, startApiServer } from '../../support/caseApi.js';
-import { fixturePath } from '../../support/parsedEntities.js';
-import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+import { type CaseApiService, openCaseApiService } from '../../support/caseApiService.js';
+import type { TestEventStore } from '../../support/testEventStore.js';
 
 /**
  * How POST /v1/cases writes (docs/cases.md, "How a case is written"): the subject and the case in one
@@ -21,30 +14,16 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  */
 describe('POST /v1/cases writes', () => {
   let opened: TestEventStore;
-  let app: FastifyInstance;
   let url: string;
   let key: CreatedApiKey;
 
+  let service: CaseApiService;
   beforeAll(async () => {
-    opened = await openTestEventStore();
-    await installProjections(opened.db.pool, projections);
-    const workspace = await createCaseWorkspace(opened.db.pool, {
-      account: 'Writes Co',
-      groups: [],
-      foreign: 'Other Co',
-    });
-    key = await createKey(opened.db.pool, workspace.accountId, SCOPES);
-    await loadSnapshot(opened.db.pool, {
-      format: unXmlFormat,
-      paths: [fixturePath('un-xml', 'consolidated.xml')],
-      publishedAt: new Date(Date.now() - DAY_MS),
-    });
-    ({ app, url } = await startApiServer({ pool: opened.db.pool, store: opened.store, rateLimit: 100_000 }));
+    service = await openCaseApiService({ account: 'Writes Co' });
+    ({ opened, url, key } = service);
   });
-
   afterAll(async () => {
-    await app?.close();
-    await opened?.close();
+    await service?.close();
   });
 
   async function post(body: unknown, idempotencyKey = `idem-${randomUUID()}`) {
