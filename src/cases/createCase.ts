@@ -351,18 +351,20 @@ async function writeSubjectAndCase(
     request.eventId(index === 0 ? 0 : LATER_SUBJECT_EVENT_IDS + index);
   let subject = plan.previewed;
   let attempt = 0;
+  let races = 0;
   let taken = plan.firstCaseTaken;
-  for (let races = 0; attempt < MAX_REFERENCE_ATTEMPTS && races <= MAX_WRITE_RACES; ) {
+  while (attempt < MAX_REFERENCE_ATTEMPTS) {
     const caseReference = candidateCaseReference(request.key.id, request.idempotencyKey, attempt);
-    if (
-      taken ??
-      (await deps.store.readStream(caseCommandHandler.streamName(caseReference), { maxCount: 0 })).exists
-    ) {
-      const own = ownCaseIn(await loadCase(deps.store, caseReference), request);
-      if (own) return { ok: true, value: own };
-      attempt++;
-      taken = undefined;
-      continue;
+    // Known free: write. Otherwise read it: free after all, this request's own, or another case's.
+    if (taken !== false) {
+      const loaded = await loadCase(deps.store, caseReference);
+      if (loaded.state !== null) {
+        const own = ownCaseIn(loaded, request);
+        if (own) return { ok: true, value: own };
+        attempt++;
+        taken = undefined;
+        continue;
+      }
     }
     const decision = decide(plan.command(caseReference, subject.preview), null);
     if (!decision.ok) return decision;
@@ -386,8 +388,8 @@ async function writeSubjectAndCase(
         },
       ]);
     } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      races++;
+      // Past the races a request outlives, the error itself is the answer: 503, retry (errorHandling.ts).
+      if (!(error instanceof WrongExpectedVersionError) || ++races > MAX_WRITE_RACES) throw error;
       if (error.streamName === caseStreamName) {
         // Another request created a case here meanwhile: look at it again (it may be this request's).
         taken = true;
@@ -403,7 +405,7 @@ async function writeSubjectAndCase(
     if (!state) throw new Error(`CreateCase on ${caseReference} left no case`);
     return { ok: true, value: state };
   }
-  throw new Error(`No free case reference after ${attempt} candidates and concurrent writes`);
+  throw new Error(`No free case reference after ${MAX_REFERENCE_ATTEMPTS} candidates`);
 }
 
 /** Concurrent writers of the subject or a candidate case a request outlives before giving up. */
