@@ -4,7 +4,7 @@ import { streamReadOfJson, streamTailJson } from '../eventStore/postgres/postgre
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
 import { CURRENT_SNAPSHOTS_JSON, currentSnapshotsOfJson } from '../screening/snapshots/snapshotStore.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
-import { GROUP_COLUMNS, type Group, toGroup } from '../workspace/workspaceStore.js';
+import { GROUP_COLUMNS, type Group, KEY_GROUP_ORDER, toGroup } from '../workspace/workspaceStore.js';
 
 /**
  * Everything `POST /v1/cases` checks before it writes, read in one statement (one round trip, one
@@ -55,7 +55,7 @@ export async function readForCaseCreation(
     `WITH chosen AS (
        SELECT ${GROUP_COLUMNS} FROM groups
         WHERE account_id = $1 AND id = ANY ($2::uuid[]) AND ($3::uuid IS NULL OR id = $3::uuid)
-        ORDER BY is_default DESC, name, id LIMIT 1)
+        ORDER BY ${KEY_GROUP_ORDER} LIMIT 1)
      SELECT g.*,
             ARRAY(SELECT m.user_id::text FROM group_memberships m
                    WHERE m.group_id = g.id AND m.user_id = ANY ($4::uuid[]) ORDER BY m.user_id) AS member_ids,

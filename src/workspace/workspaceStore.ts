@@ -121,6 +121,9 @@ export async function listGroups(db: Queryable, accountId: string): Promise<Grou
   return rows.map(toGroup);
 }
 
+/** The order a key's groups are listed in, its default group first: the first is the default for a new case. */
+export const KEY_GROUP_ORDER = 'is_default DESC, name, id';
+
 /** GET /v1/groups: the groups a key may see, the default one first. */
 export async function listGroupsForKey(
   db: Queryable,
@@ -128,7 +131,7 @@ export async function listGroupsForKey(
 ): Promise<Group[]> {
   const { rows } = await db.query(
     `SELECT ${GROUP_COLUMNS} FROM groups WHERE account_id = $1 AND id = ANY($2::uuid[])
-      ORDER BY is_default DESC, name, id`,
+      ORDER BY ${KEY_GROUP_ORDER}`,
     [key.accountId, key.groupIds],
   );
   return rows.map(toGroup);
