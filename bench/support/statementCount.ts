@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { createPool } from '../../src/db/database.js';
 import { createPostgresEventStore } from '../../src/eventStore/postgres/postgresEventStore.js';
 import { systemClock } from '../../src/shared/clock.js';
+import { sleep } from '../../src/shared/sleep.js';
 
 /**
  * Counts the statements a pool sends: every `query` of every client it hands out (pool.query goes
@@ -170,5 +171,3 @@ export async function workStatementsPerCase(
     await pool.end();
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
