@@ -122,6 +122,12 @@ const IDEMPOTENCY_HEADER = {
   example: EXAMPLE_IDEMPOTENCY_KEY,
 };
 
+/** What the key needs beyond the scope, for the operation's description. */
+function scopeConditions(route: ApiRoute): string {
+  if (route.requiresFinalDecision) return ' plus the final-decision permission (never an agent key)';
+  return route.refusesAgents ? ' (never an agent key)' : '';
+}
+
 function operation(collector: SchemaCollector, route: ApiRoute) {
   const responses: Record<string, unknown> = {};
   const dataSchema = collector.convert(dataEnvelope(route.response), 'output');
@@ -177,10 +183,7 @@ function operation(collector: SchemaCollector, route: ApiRoute) {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [
-      route.description,
-      `Scope: ${scopes}${route.requiresFinalDecision ? ' plus the final-decision permission (never an agent key)' : ''}.`,
-    ]
+    description: [route.description, `Scope: ${scopes}${scopeConditions(route)}.`]
       .filter(Boolean)
       .join('\n\n'),
     tags: [route.tag],

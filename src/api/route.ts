@@ -64,6 +64,11 @@ export interface ApiRoute<
   scopes: readonly [Scope, ...Scope[]];
   /** Recording a final case decision: the permission on top of the scope, never for agents. */
   requiresFinalDecision?: boolean;
+  /**
+   * A decision that stays with people and API clients: agent keys are refused (403) whatever their
+   * scopes. Agents gather evidence and escalate (spec, Authentication 7).
+   */
+  refusesAgents?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -101,7 +106,7 @@ export interface RouteDependencies {
 
 /** 403 unless the key holds one of the route's scopes and, where needed, the final-decision permission. */
 export function authorize(
-  route: Pick<ApiRoute, 'scopes' | 'requiresFinalDecision'>,
+  route: Pick<ApiRoute, 'scopes' | 'requiresFinalDecision' | 'refusesAgents'>,
   key: ApiKeyRecord,
 ): void {
   if (!route.scopes.some((scope) => hasScope(key, scope))) {
@@ -109,6 +114,12 @@ export function authorize(
     throw ApiError.forbidden(`This API key lacks the scope ${needed} this operation requires.`, {
       required_scopes: [...route.scopes],
     });
+  }
+  if (route.refusesAgents && key.actorType === 'agent') {
+    throw ApiError.forbidden(
+      'Agent keys cannot record decisions; an agent reviews matches, adds material and escalates to a person or a permitted API client.',
+      { actor_type: key.actorType },
+    );
   }
   if (route.requiresFinalDecision && !canRecordFinalDecision(key)) {
     throw ApiError.forbidden(

@@ -122,12 +122,10 @@ describe('caseGuidance: allowed_actions', () => {
     expect(allowed(state, NO_SCOPES)).toEqual([]);
   });
 
-  it('gives agents the evidence-gathering actions', () => {
-    expect(allowed(STATES.reviewedUndecided(), AGENT)).toEqual([
-      'add_material',
-      'decide_check',
-      'review_matches',
-    ]);
+  it('gives agents the evidence-gathering actions, never a decision', () => {
+    expect(allowed(STATES.reviewedUndecided(), AGENT)).toEqual(['add_material', 'review_matches']);
+    const check = findCheck(STATES.reviewedUndecided(), C1)!;
+    expect(checkGuidance(check, AGENT).allowedActions).not.toContain('decide_check');
   });
 
   it('offers decide_check on the case when any one check can be decided', () => {
@@ -161,12 +159,12 @@ describe('caseGuidance: recommended_next_actions', () => {
     expect(recommended(STATES.pendingMatches(), AGENT)).toEqual(['review_matches', 'escalate_to_human']);
   });
 
-  it('decides a reviewed check', () => {
+  it('decides a reviewed check; an agent, which may not, escalates it', () => {
     expect(recommended(STATES.reviewedUndecided(), CLIENT)).toEqual(['decide_check']);
-    // Every match dismissed: nothing needs a person yet.
-    expect(recommended(STATES.reviewedUndecided(), AGENT)).toEqual(['decide_check']);
-    // A confirmed match does.
-    expect(recommended(STATES.confirmedUndecided(), AGENT)).toEqual(['decide_check', 'escalate_to_human']);
+    expect(recommended(STATES.reviewedUndecided(), AGENT)).toEqual(['escalate_to_human']);
+    expect(recommended(STATES.confirmedUndecided(), AGENT)).toEqual(['escalate_to_human']);
+    const check = findCheck(STATES.reviewedUndecided(), C1)!;
+    expect(checkGuidance(check, AGENT).recommendedNextActions).toEqual(['escalate_to_human']);
   });
 
   it('adds material when a check has more than one confirmed match, until it is decided', () => {

@@ -1,4 +1,4 @@
-import { canRecordFinalDecision, hasScope, type KeyGrant } from '../workspace/keyPolicy.js';
+import { canDecideChecks, canRecordFinalDecision, hasScope, type KeyGrant } from '../workspace/keyPolicy.js';
 import { caseDecisionBlockers, checkDecisionBlockers, isFinal } from './caseDecide.js';
 import type { CaseState, CheckState } from './caseState.js';
 
@@ -39,6 +39,10 @@ function decidable(check: CheckState): boolean {
   return checkDecisionBlockers(check) === undefined;
 }
 
+function awaitsDecision(check: CheckState): boolean {
+  return decidable(check) && check.decision === 'pending_review';
+}
+
 /** What holds a check's decision up: `check_queued`, `check_running`, `check_failed`, `match_pending_review:<id>`. */
 export function checkBlockingItems(check: CheckState): string[] {
   if (check.lifecycleStatus !== 'completed') return [`check_${check.lifecycleStatus}`];
@@ -50,7 +54,7 @@ export function checkBlockingItems(check: CheckState): string[] {
 export function checkGuidance(check: CheckState, key: KeyGrant): Guidance {
   const allowed: AllowedAction[] = [];
   if (hasScope(key, 'matches:review') && check.matches.length > 0) allowed.push('review_matches');
-  if (hasScope(key, 'checks:decide') && decidable(check)) allowed.push('decide_check');
+  if (canDecideChecks(key) && decidable(check)) allowed.push('decide_check');
   if (hasScope(key, 'materials:write')) allowed.push('add_material');
 
   const recommended: RecommendedAction[] = [];
@@ -59,7 +63,9 @@ export function checkGuidance(check: CheckState, key: KeyGrant): Guidance {
   else if (check.lifecycleStatus === 'failed') recommended.push('investigate_failed_check');
   else {
     if (pendingMatches(check) > 0) recommended.push('review_matches');
-    else if (check.decision === 'pending_review') recommended.push('decide_check');
+    // An agent may not decide a check: a reviewed check waits for a person.
+    else if (check.decision === 'pending_review')
+      recommended.push(key.actorType === 'agent' ? 'escalate_to_human' : 'decide_check');
     // Several confirmed matches may be one party on several lists or distinct parties: evidence decides.
     if (confirmedMatches(check) > 1 && !isFinal(check.decision)) recommended.push('add_material');
   }
@@ -98,7 +104,7 @@ export function caseGuidance(state: CaseState, key: KeyGrant): Guidance {
   if (hasScope(key, 'materials:write')) allowed.push('add_material');
   if (hasScope(key, 'matches:review') && state.checks.some((c) => c.matches.length > 0))
     allowed.push('review_matches');
-  if (hasScope(key, 'checks:decide') && state.checks.some(decidable)) allowed.push('decide_check');
+  if (canDecideChecks(key) && state.checks.some(decidable)) allowed.push('decide_check');
   const decisionOpen = caseDecisionBlockers(state, 'fail') === undefined;
   if (canRecordFinalDecision(key) && decisionOpen) allowed.push('record_case_decision');
 
@@ -115,10 +121,10 @@ export function caseGuidance(state: CaseState, key: KeyGrant): Guidance {
   } else if (
     key.actorType === 'agent' &&
     !checksRunning(state) &&
-    requiresHumanReview(state) &&
-    recommended.length > 0
+    ((requiresHumanReview(state) && recommended.length > 0) || state.checks.some(awaitsDecision))
   ) {
-    // Nothing is up for review while checks still run: escalation comes when there is.
+    // Nothing is up for review while checks still run: escalation comes when there is. A check
+    // that awaits its decision always needs a person, as an agent may not decide it.
     recommended.push('escalate_to_human');
   }
   return { allowedActions: allowed, recommendedNextActions: inOrder(recommended) };

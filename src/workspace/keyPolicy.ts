@@ -92,6 +92,11 @@ export function canRecordFinalDecision(key: KeyGrant): boolean {
   return key.actorType === 'api_client' && key.finalDecision && hasScope(key, 'case_decisions:write');
 }
 
+/** Check decisions, like the case decision, stay with people and API clients: never an agent. */
+export function canDecideChecks(key: KeyGrant): boolean {
+  return key.actorType !== 'agent' && hasScope(key, 'checks:decide');
+}
+
 export function canSeeGroup(key: KeyGrant, groupId: string): boolean {
   return key.groupIds.includes(groupId.toLowerCase());
 }

@@ -127,9 +127,10 @@ export function caseCommandRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       operationId: 'decideCheck',
       summary: 'Record the decision on a check',
       description:
-        'The check must be completed (409 while queued or running, or when it failed) and every match reviewed (422 with `details.pending_review_match_ids`). Decision notes are required (422) for `conditional_pass` and `fail`, for `pass` with a confirmed match, and when more than one match is confirmed.',
+        'The check must be completed (409 while queued or running, or when it failed) and every match reviewed (422 with `details.pending_review_match_ids`). Decision notes are required (422) for `conditional_pass` and `fail`, for `pass` with a confirmed match, and when more than one match is confirmed. Agent keys are refused (403).',
       tag: 'Checks',
       scopes: ['checks:decide'],
+      refusesAgents: true,
       params: CheckReferenceParams,
       body: DecisionBody,
       response: Check,

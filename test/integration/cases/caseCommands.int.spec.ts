@@ -939,6 +939,12 @@ describe('case commands over HTTP', () => {
       });
       expect(confirmed.status).toBe(200);
 
+      // Deciding the check stays with people and API clients: an agent key is refused whatever its scopes.
+      const byAgent = await call('PATCH', `/v1/checks/${checkReference}/decision`, {
+        key: keys.agent,
+        body: { decision: 'fail', decision_notes: 'Confirmed UN listing.' },
+      });
+      expect(expectError(byAgent, 403, 'forbidden')).toEqual({ actor_type: 'agent' });
       // A fail needs notes (422); with them it is recorded.
       const noNotes = await call('PATCH', `/v1/checks/${checkReference}/decision`, {
         body: { decision: 'fail', decision_notes: '  ' },

@@ -278,12 +278,20 @@ describe('GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}', 
     expect(agent.allowed_actions).not.toContain('record_case_decision');
     expect(agent.recommended_next_actions).toEqual(['escalate_to_human']);
     expect(agent.requires_human_review).toBe(false);
-    // Same facts, other guidance.
-    expect({ ...agent, allowed_actions: null, recommended_next_actions: null }).toEqual({
-      ...client,
+    // Same facts, other guidance: an agent is not offered the check decision either.
+    expect(agent.checks?.[0]?.allowed_actions).not.toContain('decide_check');
+    expect(client.checks?.[0]?.allowed_actions).toContain('decide_check');
+    const facts = (body: typeof agent) => ({
+      ...body,
       allowed_actions: null,
       recommended_next_actions: null,
+      checks: body.checks?.map((check) => ({
+        ...check,
+        allowed_actions: null,
+        recommended_next_actions: null,
+      })),
     });
+    expect(facts(agent)).toEqual(facts(client));
 
     // With matches to look at, the agent is told to escalate at check level; the case waits for
     // its other check first (nothing is up for a person's decision while checks run).
