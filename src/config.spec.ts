@@ -79,10 +79,10 @@ describe('loadConfig', () => {
     ).toMatchObject({ eventStore: 'esdb', esdbConnectionString: 'esdb://localhost:2113?tls=false' });
   });
 
-  it('configures the check runner: two workers, a 60 s lease, retries after 5 s, 30 s and 2 min', () => {
+  it('configures the check runner: two workers, a 15 s lease, retries after 5 s, 30 s and 2 min', () => {
     expect(loadConfig({})).toMatchObject({
       checkWorkers: 2,
-      checkLeaseMs: 60_000,
+      checkLeaseMs: 15_000,
       checkRetryDelaysMs: [5_000, 30_000, 120_000],
       checkPollIntervalMs: 1000,
     });
@@ -102,15 +102,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ CHECK_RETRY_DELAYS: 'none' }).checkRetryDelaysMs).toEqual([]);
   });
 
+  it('leases an Idempotency-Key for 10 s by default, 1 s to 10 min', () => {
+    expect(loadConfig({}).idempotencyLeaseMs).toBe(10_000);
+    expect(loadConfig({ IDEMPOTENCY_LEASE: '30s' }).idempotencyLeaseMs).toBe(30_000);
+    expect(problemsOf({ IDEMPOTENCY_LEASE: '20m' })).toContain(
+      'IDEMPOTENCY_LEASE: must be between 1s and 10m',
+    );
+  });
+
   it('refuses check runner settings out of range, by name', () => {
     const message = problemsOf({
       CHECK_WORKERS: '-1',
-      CHECK_LEASE: '2s',
+      CHECK_LEASE: '1s',
       CHECK_RETRY_DELAYS: '5s,soon',
       CHECK_POLL_INTERVAL_MS: '5',
     });
     expect(message).toContain('CHECK_WORKERS:');
-    expect(message).toContain('CHECK_LEASE: must be between 5s and 1h');
+    expect(message).toContain('CHECK_LEASE: must be between 2s and 1h');
     expect(message).toContain('CHECK_RETRY_DELAYS: must be a duration');
     expect(message).toContain('CHECK_POLL_INTERVAL_MS:');
     expect(problemsOf({ CHECK_RETRY_DELAYS: Array(11).fill('1s').join(',') })).toContain(

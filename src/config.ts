@@ -100,7 +100,11 @@ const envSchema = z.object({
   CHECK_WORKERS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).default(2)),
   CHECK_LEASE: z.preprocess(
     emptyToUndefined,
-    z.string().default('60s').transform(durationWithin(5_000, 3_600_000)),
+    z.string().default('15s').transform(durationWithin(2_000, 3_600_000)),
+  ),
+  IDEMPOTENCY_LEASE: z.preprocess(
+    emptyToUndefined,
+    z.string().default('10s').transform(durationWithin(1_000, 600_000)),
   ),
   CHECK_RETRY_DELAYS: z.preprocess(
     emptyToUndefined,
@@ -185,6 +189,8 @@ export interface Config {
   checkWorkers: number;
   /** How long a worker's claim on a check holds without renewal; then another worker takes over. */
   checkLeaseMs: number;
+  /** How long a request owns its Idempotency-Key without renewal (IDEMPOTENCY_LEASE). */
+  idempotencyLeaseMs: number;
   /** Delays before a check's attempts 2, 3, ... after transient errors; then the check fails. */
   checkRetryDelaysMs: number[];
   /** How often an idle check worker looks for due jobs. */
@@ -240,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sourcesConfigPath: projectPath(e.SOURCES_CONFIG),
     checkWorkers: e.CHECK_WORKERS,
     checkLeaseMs: e.CHECK_LEASE,
+    idempotencyLeaseMs: e.IDEMPOTENCY_LEASE,
     checkRetryDelaysMs: e.CHECK_RETRY_DELAYS,
     checkPollIntervalMs: e.CHECK_POLL_INTERVAL_MS,
     webhookWorkers: e.WEBHOOK_WORKERS,

@@ -14,6 +14,7 @@ import { createRequestLogWriter } from '../requestLog/requestLogWriter.js';
 import { buildServer, type ServerDependencies } from '../server/server.js';
 import { startKeyAuthentication } from '../workspace/keyAuthenticator.js';
 import { docsPageOptions } from './docsPage.js';
+import { IDEMPOTENCY_LEASE_MS } from './idempotentExecution.js';
 import { DEFAULT_MAX_IN_FLIGHT_REQUESTS } from './inFlightLimit.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestLogHook } from './requestLogHook.js';
@@ -28,6 +29,8 @@ export interface ApiServerDependencies extends ServerDependencies, CaseRouteDepe
   requestLogFlushIntervalMs?: number;
   /** `/v1` requests worked on at once before 503s (default DEFAULT_MAX_IN_FLIGHT_REQUESTS). */
   maxInFlightRequests?: number;
+  /** How long a request owns its Idempotency-Key without renewal (default IDEMPOTENCY_LEASE_MS). */
+  idempotencyLeaseMs?: number;
   /** Routes beyond the public API's (tests add their own probes this way). */
   extraRoutes?: readonly ApiRoute[];
 }
@@ -74,6 +77,7 @@ export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
       rateLimiter: deps.rateLimiter ?? createRateLimiter(deps.pool),
       authenticator,
       maxInFlightRequests: deps.maxInFlightRequests ?? DEFAULT_MAX_IN_FLIGHT_REQUESTS,
+      idempotencyLeaseMs: deps.idempotencyLeaseMs ?? IDEMPOTENCY_LEASE_MS,
     },
     routes,
   );

@@ -6,17 +6,23 @@ import {
   beginRequest,
   completeRequest,
   fingerprintRequest,
+  renewRequestLease,
 } from '../idempotency/idempotencyStore.js';
 import { errorEnvelope } from '../server/envelope.js';
 import { toApiError } from '../server/errorHandling.js';
 import { ApiError } from '../server/errors.js';
+import { keepLease } from '../shared/leaseKeeper.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
 
 /**
- * How long a started request owns its key before a retry may take it over. Far above any handler's
- * run time: a takeover only ever happens after a crash or a stall, never beside a live attempt.
+ * How long a started request owns its key without renewal (IDEMPOTENCY_LEASE). The lease is renewed
+ * every third of it while the request runs, so a live attempt keeps its key however long it takes,
+ * and a retry after a crash waits at most one lease (docs/idempotency.md).
  */
-export const IDEMPOTENCY_LEASE_MS = 60_000;
+export const IDEMPOTENCY_LEASE_MS = 10_000;
+
+/** A retry of a request still in flight: soon, as most requests take milliseconds. */
+const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
 
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
 
@@ -43,10 +49,10 @@ export interface Response {
 export async function executeIdempotently(
   pool: pg.Pool,
   request: FastifyRequest,
-  apiKey: ApiKeyRecord,
-  idempotencyKey: string,
+  use: { apiKey: ApiKeyRecord; idempotencyKey: string; leaseMs: number },
   work: (context: IdempotencyContext) => Promise<Response>,
 ): Promise<Response & { replayed: boolean }> {
+  const { apiKey, idempotencyKey, leaseMs } = use;
   const claim = { apiKeyId: apiKey.id, key: idempotencyKey };
   const fingerprint = fingerprintRequest({ method: request.method, path: request.url, body: request.body });
   const begun = await beginRequest(pool, {
@@ -54,16 +60,27 @@ export async function executeIdempotently(
     fingerprint,
     method: request.method,
     path: request.url,
-    leaseMs: IDEMPOTENCY_LEASE_MS,
+    leaseMs,
   });
   switch (begun.kind) {
     case 'replay':
       return { status: begun.status, body: begun.body, replayed: true };
     case 'in_flight':
-      throw ApiError.conflict('A request with this Idempotency-Key is still in progress; retry it shortly.');
+      throw new ApiError(
+        'conflict',
+        'A request with this Idempotency-Key is still in progress; retry it shortly.',
+        null,
+        IN_FLIGHT_RETRY_AFTER_SECONDS,
+      );
     case 'mismatch':
       throw ApiError.idempotencyConflict();
   }
+  // A lost lease needs no action here: completeRequest then stores nothing (the successor's claim wins).
+  const lease = keepLease({
+    leaseMs,
+    renew: () => renewRequestLease(pool, { ...claim, leaseId: begun.leaseId, leaseMs }),
+    onRenewalError: (error) => request.log.warn({ err: error }, 'could not renew the Idempotency-Key lease'),
+  });
   const context: IdempotencyContext = {
     key: idempotencyKey,
     recovered: begun.recovered,
@@ -73,6 +90,7 @@ export async function executeIdempotently(
   try {
     response = await work(context);
   } catch (error) {
+    lease.stop();
     const reported = toApiError(error);
     if (reported.status < 500) {
       await store(
@@ -94,6 +112,7 @@ export async function executeIdempotently(
     }
     throw error;
   }
+  lease.stop();
   await store(pool, request, { ...claim, leaseId: begun.leaseId }, response);
   return { ...response, replayed: false };
 }

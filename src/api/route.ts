@@ -102,6 +102,8 @@ export interface RouteDependencies {
   authenticator: KeyAuthenticator;
   /** Requests of these routes this process works on at once; more are refused with 503. */
   maxInFlightRequests: number;
+  /** How long a request owns its Idempotency-Key without renewal; renewed while it runs. */
+  idempotencyLeaseMs: number;
 }
 
 /** 403 unless the key holds one of the route's scopes and, where needed, the final-decision permission. */
@@ -153,13 +155,13 @@ export function registerApiRoutes(
       url: route.path,
       onRequest: [admit, authenticate, limitRate],
       preHandler: async (request) => authorize(route, requireApiKey(request)),
-      handler: (request, reply) => handleRoute(deps.pool, route, request, reply),
+      handler: (request, reply) => handleRoute(deps, route, request, reply),
     });
   }
 }
 
 async function handleRoute(
-  pool: pg.Pool,
+  deps: RouteDependencies,
   route: ApiRoute,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -178,7 +180,12 @@ async function handleRoute(
     return reply.code(response.status).send(response.body);
   }
   const idempotencyKey = request.headers['idempotency-key'] as string;
-  const response = await executeIdempotently(pool, request, key, idempotencyKey, run);
+  const response = await executeIdempotently(
+    deps.pool,
+    request,
+    { apiKey: key, idempotencyKey, leaseMs: deps.idempotencyLeaseMs },
+    run,
+  );
   if (response.replayed) reply.header(IDEMPOTENT_REPLAY_HEADER, 'true');
   return reply.code(response.status).send(response.body);
 }

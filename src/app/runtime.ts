@@ -94,6 +94,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
         sourceStaleAfterMs: config.sourceStaleAfterMs,
         clock: systemClock,
         maxInFlightRequests: config.maxInFlightRequests,
+        idempotencyLeaseMs: config.idempotencyLeaseMs,
       });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);

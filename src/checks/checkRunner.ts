@@ -16,6 +16,7 @@ import { newNotificationSender, wakeOnNotify } from '../db/notifications.js';
 import { type EventStore, WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
+import { keepLease } from '../shared/leaseKeeper.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { maxAttempts, nextRetry } from '../shared/retrySchedule.js';
 import { sleep } from '../shared/sleep.js';
@@ -136,42 +137,6 @@ export interface CheckRunner {
    * back at once; the scheduler's batch in flight commits or rolls back.
    */
   stop(): Promise<void>;
-}
-
-/** Renews a claim's lease every third of it; aborts `lost` when the claim is no longer the worker's. */
-function keepLease(pool: pg.Pool, claim: Claim, leaseMs: number, logger: Logger) {
-  const lost = new AbortController();
-  let expiresAt = performance.now() + leaseMs;
-  let renewing = false;
-  const timer = setInterval(
-    () => {
-      if (renewing || lost.signal.aborted) return;
-      renewing = true;
-      const askedAt = performance.now();
-      renewLease(pool, claim, leaseMs)
-        .then((held) => {
-          if (held) expiresAt = askedAt + leaseMs;
-          else lost.abort(new Error('the lease was taken over'));
-        })
-        .catch((error: unknown) => {
-          logger.warn(
-            { checkReference: claim.checkReference, error: describeError(error) },
-            'lease renewal failed',
-          );
-          if (performance.now() > expiresAt)
-            lost.abort(new Error('the lease expired before it could be renewed'));
-        })
-        .finally(() => {
-          renewing = false;
-        });
-    },
-    Math.max(10, Math.floor(leaseMs / 3)),
-  );
-  timer.unref();
-  return {
-    lost: lost.signal,
-    stop: () => clearInterval(timer),
-  };
 }
 
 /**
@@ -316,7 +281,15 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
   async function processJob(job: ClaimedJob, worker: string): Promise<void> {
     const began = performance.now();
     const claim: Claim = { checkReference: job.checkReference, leaseOwner: worker, attempts: job.attempts };
-    const lease = keepLease(pool, claim, leaseMs, logger);
+    const lease = keepLease({
+      leaseMs,
+      renew: () => renewLease(pool, claim, leaseMs),
+      onRenewalError: (error) =>
+        logger.warn(
+          { checkReference: claim.checkReference, error: describeError(error) },
+          'lease renewal failed',
+        ),
+    });
     // Aborted when the runner stops or the lease is lost. A controller of its own, held by the
     // listeners on both sources, rather than AbortSignal.any: a dependent signal is only weakly
     // held by its sources, and a wait that nothing else references could lose its abort.
@@ -474,6 +447,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
 
   async function workerLoop(slot: number): Promise<void> {
     const worker = `${name}/${slot}`;
+    if (!options.screen) await indexManager.firstIndex(stopping.signal);
     while (!stopping.signal.aborted) {
       const seen = idleWorkers.rung;
       let job: ClaimedJob | undefined;

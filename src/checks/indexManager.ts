@@ -98,6 +98,20 @@ export class IndexManager {
     }
   }
 
+  /**
+   * Resolves once the process has an index (or its first build failed: jobs then fail or retry with
+   * the build's error). A starting worker waits here before it claims a job, so that no claim is
+   * held through the first build, the longest pause of its event loop (see CHECK_LEASE).
+   */
+  async firstIndex(signal?: AbortSignal): Promise<void> {
+    if (this.loaded) return;
+    try {
+      await this.indexFor(await this.currentSnapshots(), [], signal);
+    } catch {
+      // Reported by the build itself, or the wait was aborted (the runner stops).
+    }
+  }
+
   /** Starts building the index of the current snapshots now (at start-up), so the first job waits less. */
   warmUp(): void {
     this.currentSnapshots()

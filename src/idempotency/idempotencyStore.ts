@@ -124,6 +124,22 @@ async function resolveExisting(
   return { kind: 'started', recovered: true, leaseId };
 }
 
+/**
+ * Extends a started request's lease by `leaseMs` from now; false when the lease is no longer this
+ * attempt's (a retry took the key over after it ran out, or the request was completed or released).
+ */
+export async function renewRequestLease(
+  db: Queryable,
+  input: { apiKeyId: string; key: string; leaseId: string; leaseMs: number },
+): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE idempotency_keys SET locked_until = now() + $4::double precision * interval '1 millisecond'
+      WHERE api_key_id = $1 AND idempotency_key = $2 AND lease_id = $3::uuid AND state = 'in_flight'`,
+    [input.apiKeyId, input.key, input.leaseId, input.leaseMs],
+  );
+  return result.rowCount === 1;
+}
+
 export interface CompleteRequest {
   apiKeyId: string;
   key: string;

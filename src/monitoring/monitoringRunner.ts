@@ -10,12 +10,14 @@ import {
   markDone,
   type QueueClaim,
   release,
+  renewLease,
   retryLater,
 } from '../db/leasedQueue.js';
 import type { Checkpoint, EventStore } from '../eventStore/eventStore.js';
 import { reconcileCurrentSnapshots } from '../screening/snapshots/datasetStream.js';
 import { systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
+import { keepLease } from '../shared/leaseKeeper.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { loadCheckpoint } from '../subscriptions/checkpointStore.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
@@ -40,8 +42,11 @@ export interface Monitoring {
 export const RUN_QUEUE: LeasedQueue = { table: 'monitoring_jobs', key: 'run_id' };
 export const SWEEP_QUEUE: LeasedQueue = { table: 'monitoring_sweeps', key: 'snapshot_id' };
 
-const RUN_LEASE_MS = 120_000;
-const SWEEP_LEASE_MS = 600_000;
+/**
+ * Sweeps and runs hold their claims under a short lease renewed while they work: a dead worker's
+ * sweep or run is taken over within one lease (plus a poll).
+ */
+const LEASE_MS = 15_000;
 const LATER_MS = 2_000;
 const RETRY_MS = 30_000;
 const WAIT_FOR_READ_MODEL_MS = 200;
@@ -99,17 +104,39 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   scheduler.start();
 
   async function workOnce(worker: string): Promise<boolean> {
-    const sweep = await claimNext(pool, SWEEP_QUEUE, worker, SWEEP_LEASE_MS);
+    const sweep = await claimNext(pool, SWEEP_QUEUE, worker, LEASE_MS);
     if (sweep) {
-      await processSweep(sweep);
+      await whileLeased(SWEEP_QUEUE, sweep, () => processSweep(sweep));
       return true;
     }
-    const job = await claimNext(pool, RUN_QUEUE, worker, RUN_LEASE_MS);
+    const job = await claimNext(pool, RUN_QUEUE, worker, LEASE_MS);
     if (job) {
-      await processRun(job);
+      await whileLeased(RUN_QUEUE, job, () => processRun(job));
       return true;
     }
     return false;
+  }
+
+  /** A claim lost meanwhile needs no action: every later update of the row names the claim and does nothing. */
+  async function whileLeased(
+    queue: LeasedQueue,
+    claim: QueueClaim,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    const lease = keepLease({
+      leaseMs: LEASE_MS,
+      renew: () => renewLease(pool, queue, claim, LEASE_MS),
+      onRenewalError: (error) =>
+        logger.warn(
+          { queue: queue.table, key: claim.key, error: describeError(error) },
+          'lease renewal failed',
+        ),
+    });
+    try {
+      await work();
+    } finally {
+      lease.stop();
+    }
   }
 
   async function processSweep(claim: QueueClaim): Promise<void> {

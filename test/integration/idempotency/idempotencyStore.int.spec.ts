@@ -7,6 +7,7 @@ import {
   completeRequest,
   fingerprintRequest,
   purgeExpired,
+  renewRequestLease,
 } from '../../../src/idempotency/idempotencyStore.js';
 import { expireIdempotencyLease } from '../../support/idempotencyLeases.js';
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js';
@@ -108,6 +109,38 @@ describe('idempotency store', () => {
       await completeRequest(db.pool, { ...first, status: 201, body: 'fresh', leaseId: takeovers[0].leaseId }),
     ).toBe(true);
     expect(await beginRequest(db.pool, first)).toEqual({ kind: 'replay', status: 201, body: 'fresh' });
+  });
+
+  it('renews the lease of its holder only: a renewal holds a takeover off, a stale holder cannot renew', async () => {
+    const first = request({ leaseMs: 1_000 });
+    const started = await beginRequest(db.pool, first);
+    if (started.kind !== 'started') throw new Error('unreachable');
+    const lockedUntil = async () =>
+      (
+        await db.pool.query<{ locked_until: Date }>(
+          'SELECT locked_until FROM idempotency_keys WHERE api_key_id = $1 AND idempotency_key = $2',
+          [first.apiKeyId, first.key],
+        )
+      ).rows[0]!.locked_until.getTime();
+    const before = await lockedUntil();
+    const holder = { apiKeyId: first.apiKeyId, key: first.key, leaseId: started.leaseId };
+    expect(await renewRequestLease(db.pool, { ...holder, leaseMs: 600_000 })).toBe(true);
+    expect(await lockedUntil()).toBeGreaterThan(before + 500_000);
+    expect(await beginRequest(db.pool, first)).toEqual({ kind: 'in_flight' });
+
+    // Past its lease, the key goes to a retry; the old holder's renewal then changes nothing.
+    await expireIdempotencyLease(db.pool, first.apiKeyId, first.key);
+    const takeover = await beginRequest(db.pool, first);
+    expect(takeover).toMatchObject({ kind: 'started', recovered: true });
+    const afterTakeover = await lockedUntil();
+    expect(await renewRequestLease(db.pool, { ...holder, leaseMs: 600_000 })).toBe(false);
+    expect(await lockedUntil()).toBe(afterTakeover);
+    // Nor can anything renew a completed request.
+    if (takeover.kind !== 'started') throw new Error('unreachable');
+    await completeRequest(db.pool, { ...first, status: 201, body: 'done', leaseId: takeover.leaseId });
+    expect(await renewRequestLease(db.pool, { ...holder, leaseId: takeover.leaseId, leaseMs: 600_000 })).toBe(
+      false,
+    );
   });
 
   it('releases an abandoned request so that a retry starts afresh', async () => {
