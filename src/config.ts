@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_IN_FLIGHT_REQUESTS } from './api/inFlightLimit.js';
 import { DEFAULT_STALE_AFTER, formatDuration, parseDuration } from './screening/snapshots/staleness.js';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './server/server.js';
 import { projectPath } from './shared/projectRoot.js';
 
 const roles = ['all', 'serve', 'work'] as const;
@@ -79,6 +80,14 @@ const envSchema = z.object({
   DATABASE_POOL_WAIT_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(0).max(60_000).default(2000),
+  ),
+  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1_000).max(300_000).default(DEFAULT_HTTP_TIMEOUTS.headersMs),
+  ),
+  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1_000).max(600_000).default(DEFAULT_HTTP_TIMEOUTS.requestMs),
   ),
   SHUTDOWN_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
@@ -180,6 +189,8 @@ export interface Config {
    * park a projection.
    */
   databasePoolWaitTimeoutMs: number;
+  /** A client that has not sent its headers, or its whole request, by then gets 400 and is cut. */
+  httpTimeouts: HttpTimeouts;
   shutdownTimeoutMs: number;
   /** A source snapshot older than this (publisher's date, else load time) refuses checks. */
   sourceStaleAfterMs: number;
@@ -241,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedPollIntervalMs: e.FEED_POLL_INTERVAL_MS,
     maxInFlightRequests: e.MAX_IN_FLIGHT_REQUESTS,
     databasePoolWaitTimeoutMs: e.DATABASE_POOL_WAIT_TIMEOUT_MS,
+    httpTimeouts: { headersMs: e.HTTP_HEADERS_TIMEOUT_MS, requestMs: e.HTTP_REQUEST_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sourceStaleAfterMs: e.SOURCE_STALE_AFTER,
     sourcesConfigPath: projectPath(e.SOURCES_CONFIG),

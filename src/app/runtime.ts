@@ -95,6 +95,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
         clock: systemClock,
         maxInFlightRequests: config.maxInFlightRequests,
         idempotencyLeaseMs: config.idempotencyLeaseMs,
+        timeouts: config.httpTimeouts,
       });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { isDatabaseUnavailable, isPoolWaitTimeout } from '../db/database.js';
 import { WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import type { Logger } from '../shared/logger.js';
+import { describeError } from '../subscriptions/failurePolicy.js';
 import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
 import { errorEnvelope } from './envelope.js';
 import { ApiError, type FieldErrors, type InputLocation, mergeFieldErrors } from './errors.js';
@@ -129,12 +130,21 @@ export function sendError(reply: FastifyReply, error: ApiError): void {
   reply.code(error.status).send(errorEnvelope(reply.request.id, error));
 }
 
+/**
+ * Only the unexpected (500) is an error with its stack. The rest is expected: the client's mistake, a
+ * limit, a dependency away (503): one warn line with the code the client got and, where something
+ * other than the API raised it, the cause's one-line description. The keys never reuse pino's own
+ * (`err`, `msg`, `level`, `req`, `res`).
+ */
 function logError(request: FastifyRequest, thrown: unknown, reported: ApiError): void {
-  if (reported.status >= 500) {
+  const fields = { errorCode: reported.code, statusCode: reported.status };
+  if (reported.code === 'internal_error') {
     // The full error stays in the log, found by the request id the client was given.
-    request.log.error({ err: thrown, code: reported.code }, 'request failed');
+    request.log.error({ err: thrown, ...fields }, 'request failed');
+  } else if (thrown instanceof ApiError || isFrameworkError(thrown)) {
+    request.log.warn(fields, reported.message);
   } else {
-    request.log.info({ code: reported.code, status: reported.status }, reported.message);
+    request.log.warn({ ...fields, cause: describeError(thrown) }, reported.message);
   }
 }
 

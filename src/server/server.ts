@@ -17,7 +17,20 @@ import { decodeUtf8Body, findUnstorable, unstorableInput } from './storableText.
 export interface ServerDependencies {
   logger: Logger;
   readiness: ReadinessCheck[];
+  /** How long a client may take to send its headers, and its whole request (HTTP_*_TIMEOUT_MS). */
+  timeouts?: HttpTimeouts;
 }
+
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+}
+
+/**
+ * A client that sends its request slowly holds a connection and a socket: it is answered 400 and
+ * cut once it has taken this long. Every real client sends a request's headers in milliseconds.
+ */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000 };
 
 /**
  * The HTTP conventions of docs/api-conventions.md: request ids, the version header, the error
@@ -25,7 +38,15 @@ export interface ServerDependencies {
  * returned instance inherit all of it.
  */
 export function buildServer(deps: ServerDependencies): FastifyInstance {
+  const timeouts = deps.timeouts ?? DEFAULT_HTTP_TIMEOUTS;
   const app = Fastify({
+    // Node checks these deadlines every connectionsCheckingInterval (30 s by default, which would let
+    // a slow client stay that much longer): check often enough for the deadline to mean what it says.
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+    },
+    requestTimeout: timeouts.requestMs,
     loggerInstance: deps.logger.child({}, { serializers: { req: requestForLog } }) as FastifyBaseLogger,
     // Lets in-flight requests finish on close while refusing new connections.
     forceCloseConnections: 'idle',

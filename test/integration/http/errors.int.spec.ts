@@ -262,9 +262,37 @@ describe('logging of failures', () => {
       expect(logged).toMatchObject({
         request_id: response.headers.get('x-request-id'),
         client_request_id: 'upstream-42',
-        code: 'internal_error',
+        errorCode: 'internal_error',
+        statusCode: 500,
         err: { message: `connection refused: ${SECRET}` },
       });
+      expect(logged?.level).toBe(50);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('logs an expected failure as one warn line without a stack', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const { app, url } = await start(pino({ level: 'warn' }, sink));
+    try {
+      const response = await fetch(`${url}/test/items`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: '' }),
+      });
+      expect(response.status).toBe(400);
+      const logged = lines.filter((line) => line.request_id === response.headers.get('x-request-id'));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: 40, errorCode: 'invalid_request', statusCode: 400 });
+      expect(logged[0]).not.toHaveProperty('err');
+      expect(JSON.stringify(logged[0])).not.toContain('    at ');
     } finally {
       await app.close();
     }
