@@ -81,6 +81,10 @@ const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(0).max(60_000).default(2000),
   ),
+  METRICS_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z.string().min(16, 'must be at least 16 characters (a secret)').optional(),
+  ),
   HTTP_HEADERS_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(1_000).max(300_000).default(DEFAULT_HTTP_TIMEOUTS.headersMs),
@@ -189,6 +193,8 @@ export interface Config {
    * park a projection.
    */
   databasePoolWaitTimeoutMs: number;
+  /** Opens `/metrics` and `/health/status` to callers other than loopback that present it. */
+  metricsToken: string | undefined;
   /** A client that has not sent its headers, or its whole request, by then gets 400 and is cut. */
   httpTimeouts: HttpTimeouts;
   shutdownTimeoutMs: number;
@@ -252,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feedPollIntervalMs: e.FEED_POLL_INTERVAL_MS,
     maxInFlightRequests: e.MAX_IN_FLIGHT_REQUESTS,
     databasePoolWaitTimeoutMs: e.DATABASE_POOL_WAIT_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
     httpTimeouts: { headersMs: e.HTTP_HEADERS_TIMEOUT_MS, requestMs: e.HTTP_REQUEST_TIMEOUT_MS },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sourceStaleAfterMs: e.SOURCE_STALE_AFTER,

@@ -4,6 +4,9 @@ import { buildApiServer } from '../api/apiServer.js';
 import type { Config } from '../config.js';
 import { describeDatabase } from '../db/database.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import { instrumentEventStore } from '../observability/instrumentedEventStore.js';
+import { exposeSystemStatus, ServiceMetrics } from '../observability/metrics.js';
+import { readSystemStatus } from '../observability/systemStatus.js';
 import { systemClock } from '../shared/clock.js';
 import { endLog, type Logger } from '../shared/logger.js';
 import { openPlatform } from './platform.js';
@@ -46,7 +49,9 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
       poolWaitTimeoutMs: config.role === 'work' ? 0 : config.databasePoolWaitTimeoutMs,
       log: (line) => logger.debug({ component: 'postgres' }, line),
     });
-    const { database, pool, store } = platform;
+    const { database, pool } = platform;
+    const metrics = new ServiceMetrics({ processMetrics: true });
+    const store = instrumentEventStore(platform.store, metrics);
     started.push({
       name: 'platform',
       stop: async () => {
@@ -80,12 +85,16 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
               store,
               logger: logger.child({ component: 'work' }),
               config,
+              metrics,
             });
+      if (workers.readMetrics) metrics.addPeer(workers.readMetrics);
       started.push({ name: 'workers', stop: () => workers.stop() });
       logger.info({ role: config.role }, 'workers started');
     }
     let url: string | undefined;
     if (config.role !== 'work') {
+      const readStatus = () => readSystemStatus(pool, store, { staleAfterMs: config.sourceStaleAfterMs });
+      exposeSystemStatus(metrics, readStatus);
       const server = buildApiServer({
         logger,
         readiness: readinessChecks(pool, store),
@@ -96,6 +105,7 @@ export async function startRuntime(config: Config, logger: Logger): Promise<Runt
         maxInFlightRequests: config.maxInFlightRequests,
         idempotencyLeaseMs: config.idempotencyLeaseMs,
         timeouts: config.httpTimeouts,
+        observability: { metrics, readStatus, metricsToken: config.metricsToken },
       });
       await server.listen({ port: config.port, host: config.host });
       url = serverUrl(server);

@@ -2,6 +2,8 @@ import { readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.js';
+import { instrumentEventStore } from '../observability/instrumentedEventStore.js';
+import { ServiceMetrics } from '../observability/metrics.js';
 import { createLogger, endLog } from '../shared/logger.js';
 import { openPlatform } from './platform.js';
 import { startWorkers } from './workers.js';
@@ -22,14 +24,23 @@ const logger = createLogger(config).child({ thread: 'work' });
 
 try {
   const platform = await openPlatform(config, { applicationName: 'casescreen-all-work', poolSize: 20 });
+  // The thread's own metrics, summed into the main thread's at each scrape (process metrics are the main thread's).
+  const metrics = new ServiceMetrics();
   const workers = await startWorkers({
     pool: platform.pool,
     databaseUrl: platform.database.url,
-    store: platform.store,
+    store: instrumentEventStore(platform.store, metrics),
     logger: logger.child({ component: 'work' }),
     config,
+    metrics,
   });
   port.on('message', (request: WorkThreadRequest) => {
+    if (request.type === 'metrics') {
+      void metrics.registry
+        .getMetricsAsJSON()
+        .then((values) => post({ type: 'metrics', id: request.id, metrics: values }));
+      return;
+    }
     if (request.type !== 'stop') return;
     void (async () => {
       try {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import { startProjections } from '../../projections/startProjections.js';
 import { startCheckRunner } from '../checks/checkRunner.js';
 import { IndexManager } from '../checks/indexManager.js';
@@ -6,10 +7,13 @@ import type { Config } from '../config.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { defaultPurgeTasks, startPurgeScheduler } from '../maintenance/purgeScheduler.js';
 import { startMonitoring } from '../monitoring/monitoringRunner.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
 import type { Logger } from '../shared/logger.js';
 import { startWebhooks } from '../webhooks/webhookRunner.js';
 
 export interface Workers {
+  /** The metrics the workers record, when they keep them apart from the caller's (a work thread). */
+  readonly readMetrics?: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
   stop(): Promise<void>;
 }
 
@@ -31,6 +35,8 @@ export async function startWorkers(deps: {
   config: Config;
   /** The process's screening index, when the caller reads it too (tests, benchmarks); else a new one. */
   indexManager?: IndexManager;
+  /** Where the check workers' durations go. */
+  metrics?: ServiceMetrics;
 }): Promise<Workers> {
   const projections = await startProjections({
     pool: deps.pool,
@@ -62,6 +68,15 @@ export async function startWorkers(deps: {
     pollIntervalMs: deps.config.checkPollIntervalMs,
     staleAfterMs: deps.config.sourceStaleAfterMs,
   });
+  const metrics = deps.metrics;
+  if (metrics) {
+    checks.onJob((report) =>
+      metrics.checkDuration.observe(
+        { check_type: report.checkType, outcome: report.outcome },
+        report.durationMs / 1000,
+      ),
+    );
+  }
   const webhooks = startWebhooks({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,

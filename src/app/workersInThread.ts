@@ -1,14 +1,21 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Logger } from '../shared/logger.js';
 import type { Workers } from './workers.js';
 
-export type WorkThreadRequest = { type: 'stop' };
+export type WorkThreadRequest = { type: 'stop' } | { type: 'metrics'; id: number };
 export type WorkThreadMessage =
   | { type: 'started' }
   | { type: 'stopped' }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  | { type: 'metrics'; id: number; metrics: MetricObjectWithValues<MetricValue<string>>[] };
+
+type LifecycleMessage = Exclude<WorkThreadMessage, { type: 'metrics' }>;
+
+/** A scrape does not wait longer than this for the thread's metrics (it is busy screening). */
+const METRICS_WAIT_MS = 2_000;
 
 /**
  * The `all` role's workers (projections, check screening, webhooks, monitoring) on a thread of their
@@ -48,7 +55,27 @@ export async function startWorkersInThread(
   worker.on('exit', (code) => {
     if (!stopping) onCrash(new Error(`the work thread exited with code ${code}`));
   });
+  const metricReplies = new Map<number, (metrics: MetricObjectWithValues<MetricValue<string>>[]) => void>();
+  let nextMetricsId = 0;
+  worker.on('message', (message: WorkThreadMessage) => {
+    if (message.type !== 'metrics') return;
+    metricReplies.get(message.id)?.(message.metrics);
+    metricReplies.delete(message.id);
+  });
   return {
+    readMetrics: () =>
+      new Promise((resolve) => {
+        const id = nextMetricsId++;
+        const timer = setTimeout(() => {
+          metricReplies.delete(id);
+          resolve([]);
+        }, METRICS_WAIT_MS);
+        metricReplies.set(id, (metrics) => {
+          clearTimeout(timer);
+          resolve(metrics);
+        });
+        worker.postMessage({ type: 'metrics', id } satisfies WorkThreadRequest);
+      }),
     async stop() {
       stopping = true;
       const stopped = next();
@@ -64,17 +91,23 @@ export async function startWorkersInThread(
   };
 }
 
-/** The thread's next message; an error when it exits or fails first. */
-async function nextMessage(worker: Worker): Promise<WorkThreadMessage> {
-  const done = new AbortController();
-  try {
-    return await Promise.race([
-      once(worker, 'message', { signal: done.signal }).then(([message]) => message as WorkThreadMessage),
-      once(worker, 'exit', { signal: done.signal }).then(([code]) => {
-        throw new Error(`the work thread exited with code ${code}`);
-      }),
-    ]);
-  } finally {
-    done.abort();
-  }
+/** The thread's next message about its start or stop (metrics replies are not); an error when it exits first. */
+function nextMessage(worker: Worker): Promise<LifecycleMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: WorkThreadMessage) => {
+      if (message.type === 'metrics') return;
+      cleanUp();
+      resolve(message);
+    };
+    const onExit = (code: number) => {
+      cleanUp();
+      reject(new Error(`the work thread exited with code ${code}`));
+    };
+    const cleanUp = () => {
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('exit', onExit);
+  });
 }

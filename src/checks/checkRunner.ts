@@ -14,6 +14,7 @@ import {
 } from '../cases/caseStream.js';
 import { newNotificationSender, wakeOnNotify } from '../db/notifications.js';
 import { type EventStore, WrongExpectedVersionError } from '../eventStore/eventStore.js';
+import type { CheckType } from '../screening/checkTypes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
 import { keepLease } from '../shared/leaseKeeper.js';
@@ -113,6 +114,7 @@ export type JobOutcome =
 
 export interface JobReport {
   checkReference: string;
+  checkType: CheckType;
   attempt: number;
   worker: string;
   outcome: JobOutcome;
@@ -299,7 +301,12 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
     lease.lost.addEventListener('abort', abort, { once: true });
     if (stopping.signal.aborted || lease.lost.aborted) abort();
     const signal = aborting.signal;
-    const base = { checkReference: job.checkReference, attempt: job.attempts, worker };
+    const base = {
+      checkReference: job.checkReference,
+      checkType: job.checkType,
+      attempt: job.attempts,
+      worker,
+    };
     let startAppended = false;
     let prepareMs: number | undefined;
     try {
@@ -398,7 +405,7 @@ export function startCheckRunner(options: CheckRunnerOptions): CheckRunner {
     claim: Claim,
     error: unknown,
     context: {
-      base: Pick<JobReport, 'checkReference' | 'attempt' | 'worker'>;
+      base: Pick<JobReport, 'checkReference' | 'checkType' | 'attempt' | 'worker'>;
       began: number;
       prepareMs: number | undefined;
       startAppended: boolean;

@@ -11,6 +11,7 @@ import { projectionsRebuild, projectionsStatus } from './projectionCommands.js';
 import { registerRequestLogCommands } from './requestLogCommands.js';
 import { registerScreenCommands } from './screening/screeningCommands.js';
 import { registerSourceCommands } from './sourceCommands.js';
+import { registerStatusCommand } from './statusCommand.js';
 import { subscriptionsResume, subscriptionsStatus } from './subscriptionCommands.js';
 import { registerWebhookCommands } from './webhookCommands.js';
 import { registerWebhookListenCommand } from './webhookListenCommand.js';
@@ -105,6 +106,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .action((id: string) => inContext((context) => subscriptionsResume(context, io, id)));
 
   const host: CommandHost = { io, inContext };
+  registerStatusCommand(program, host);
   registerWorkspaceCommands(program, host);
   registerKeyCommands(program, host);
   registerRequestLogCommands(program, host);

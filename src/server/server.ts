@@ -1,4 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import {
+  type ObservabilityDependencies,
+  registerObservability,
+} from '../observability/observabilityRoutes.js';
 import type { Logger } from '../shared/logger.js';
 import {
   BODY_LIMIT_BYTES,
@@ -19,6 +23,8 @@ export interface ServerDependencies {
   readiness: ReadinessCheck[];
   /** How long a client may take to send its headers, and its whole request (HTTP_*_TIMEOUT_MS). */
   timeouts?: HttpTimeouts;
+  /** Request metrics, `/metrics` and `/health/status` (src/observability). */
+  observability?: ObservabilityDependencies;
 }
 
 export interface HttpTimeouts {
@@ -91,6 +97,7 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   });
   app.setErrorHandler(handleError);
   registerNotFoundHandler(app);
+  if (deps.observability) registerObservability(app, deps.observability);
   registerHealthRoutes(app, deps.readiness);
   return app;
 }
