@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Checkpoint, EventStore } from '../src/eventStore/eventStore.js';
 import { type Logger, silentLogger } from '../src/shared/logger.js';
 import type { WaitForCheckpointOptions } from '../src/subscriptions/checkpointWatch.js';
-import { describeError } from '../src/subscriptions/failurePolicy.js';
+import { failureLogFields } from '../src/subscriptions/failurePolicy.js';
 import {
   createSubscriptionRunner,
   type SubscriptionRunner,
@@ -131,7 +131,8 @@ export async function startProjections(options: StartProjectionsOptions): Promis
       try {
         await reconcile();
       } catch (error) {
-        logger.error({ error: describeError(error) }, 'projection supervisor failed; retrying');
+        const { level, fields } = failureLogFields(error);
+        logger[level](fields, 'projection supervisor failed; retrying');
       }
     }
   })();

@@ -12,6 +12,7 @@ import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRateLimiter } from '../rateLimit/rateLimiter.js';
 import { createRequestLogWriter } from '../requestLog/requestLogWriter.js';
 import { buildServer, type ServerDependencies } from '../server/server.js';
+import { failureLogFields } from '../subscriptions/failurePolicy.js';
 import { startKeyAuthentication } from '../workspace/keyAuthenticator.js';
 import { docsPageOptions } from './docsPage.js';
 import { IDEMPOTENCY_LEASE_MS } from './idempotentExecution.js';
@@ -60,7 +61,11 @@ export function buildApiServer(deps: ApiServerDependencies): FastifyInstance {
   const requestLog = createRequestLogWriter(deps.pool, {
     flushIntervalMs: deps.requestLogFlushIntervalMs,
     onError: (error, lost) =>
-      app.log.warn({ err: error, lost }, 'could not write request log entries; retrying unless lost'),
+      // Expected while the database restarts: then one line, the cause without its stack.
+      app.log.warn(
+        { ...failureLogFields(error).fields, lost },
+        'could not write request log entries; retrying unless lost',
+      ),
   });
   app.addHook('onResponse', requestLogHook(requestLog));
   // Runs once the server has stopped taking requests and the in-flight ones have been answered.

@@ -12,6 +12,7 @@ import { errorEnvelope } from '../server/envelope.js';
 import { toApiError } from '../server/errorHandling.js';
 import { ApiError } from '../server/errors.js';
 import { keepLease } from '../shared/leaseKeeper.js';
+import { failureLogFields } from '../subscriptions/failurePolicy.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
 
 /**
@@ -131,6 +132,7 @@ async function store(
     const stored = await completeRequest(pool, { ...claim, ...response });
     if (!stored) request.log.warn({}, 'the Idempotency-Key was taken over before this attempt finished');
   } catch (error) {
-    request.log.error({ err: error }, 'could not store the response for the Idempotency-Key');
+    const { level, fields } = failureLogFields(error);
+    request.log[level](fields, 'could not store the response for the Idempotency-Key');
   }
 }

@@ -5,6 +5,7 @@ import { DEFAULT_WINDOW_MS, purgeOldWindows } from '../rateLimit/rateLimiter.js'
 import { purgeRequestLog, RETENTION_DAYS } from '../requestLog/requestLog.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
+import { failureLogFields } from '../subscriptions/failurePolicy.js';
 import { DEFAULT_WEBHOOK_RETENTION_MS, purgeWebhookDeliveries } from '../webhooks/deliveryAdmin.js';
 
 export const DEFAULT_PURGE_INTERVAL_MS = 3_600_000;
@@ -130,7 +131,8 @@ export function startPurgeScheduler(options: PurgeSchedulerOptions): PurgeSchedu
       if (result.ran) logger.info({ deleted: result.deleted }, 'purge round done');
       else logger.debug({}, 'purge round skipped: another process holds the purge lock');
     } catch (error) {
-      logger.error({ err: error }, 'purge round failed; retrying at the next interval');
+      const { level, fields } = failureLogFields(error);
+      logger[level](fields, 'purge round failed; retrying at the next interval');
     }
   };
   const schedule = () => {

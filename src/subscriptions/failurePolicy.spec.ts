@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, describeError, isTransientDatabaseError } from './failurePolicy.js';
+import { backoffDelay, describeError, failureLogFields, isTransientDatabaseError } from './failurePolicy.js';
 
 const policy = { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 1_000 };
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
@@ -49,5 +49,17 @@ describe('describeError', () => {
   it('keeps the error name and bounds the length', () => {
     expect(describeError(new TypeError('bad'))).toBe('TypeError: bad');
     expect(describeError(new Error('x'.repeat(5_000))).length).toBeLessThanOrEqual(2_001);
+  });
+});
+
+describe('failureLogFields', () => {
+  it('logs a database away for a moment as one warn line, anything else as an error with its stack', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(failureLogFields(refused)).toEqual({
+      level: 'warn',
+      fields: { error: 'Error: connect ECONNREFUSED 127.0.0.1:5432' },
+    });
+    const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
+    expect(failureLogFields(bug)).toEqual({ level: 'error', fields: { err: bug } });
   });
 });

@@ -47,6 +47,20 @@ export function isTransientDatabaseError(error: unknown): boolean {
   return LOST_CONNECTION_MESSAGES.some((text) => error.message.includes(text));
 }
 
+/**
+ * How a background failure is logged: the database away for a moment (a restart, an outage) is
+ * expected and retried, so one warn line with its description; anything else is an error with its
+ * stack, for someone to look at.
+ */
+export function failureLogFields(error: unknown): {
+  level: 'warn' | 'error';
+  fields: Record<string, unknown>;
+} {
+  return isTransientDatabaseError(error)
+    ? { level: 'warn', fields: { error: describeError(error) } }
+    : { level: 'error', fields: { err: error } };
+}
+
 export function describeError(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;

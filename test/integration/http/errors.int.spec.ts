@@ -245,15 +245,21 @@ describe('HTTP errors and envelopes', () => {
   });
 });
 
+/** A log destination that keeps each JSON line, parsed. */
+function capturedLog() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('logging of failures', () => {
   it('logs an unexpected failure in full under the request id the client got', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, sink } = capturedLog();
     const { app, url } = await start(pino({ level: 'error' }, sink));
     try {
       const response = await fetch(`${url}/test/boom`, { headers: { 'x-request-id': 'upstream-42' } });
@@ -273,13 +279,7 @@ describe('logging of failures', () => {
   });
 
   it('logs an expected failure as one warn line without a stack', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, sink } = capturedLog();
     const { app, url } = await start(pino({ level: 'warn' }, sink));
     try {
       const response = await fetch(`${url}/test/items`, {

@@ -81,6 +81,17 @@ describe('Idempotency-Key leases', () => {
       body: JSON.stringify({ hold }),
     });
 
+  /** The request `{hold: false}` with this key, begun by a holder other than this server. */
+  const beginElsewhere = (idempotencyKey: string, leaseMs: number) =>
+    beginRequest(db.pool, {
+      apiKeyId: key.key.id,
+      key: idempotencyKey,
+      method: 'POST',
+      path: PATH,
+      fingerprint: fingerprintRequest({ method: 'POST', path: PATH, body: { hold: false } }),
+      leaseMs,
+    });
+
   const leaseOf = async (idempotencyKey: string) =>
     (
       await db.pool.query<{ lease_id: string; locked_until: Date; state: string }>(
@@ -114,14 +125,7 @@ describe('Idempotency-Key leases', () => {
   it('answers a retry of a request in flight 409 conflict with Retry-After', async () => {
     const idempotencyKey = `busy-${randomUUID()}`;
     // A holder that is not this server (another process): its lease is long and nobody renews it.
-    await beginRequest(db.pool, {
-      apiKeyId: key.key.id,
-      key: idempotencyKey,
-      method: 'POST',
-      path: PATH,
-      fingerprint: fingerprintRequest({ method: 'POST', path: PATH, body: { hold: false } }),
-      leaseMs: 600_000,
-    });
+    await beginElsewhere(idempotencyKey, 600_000);
     const retry = await post(idempotencyKey, false);
     expect(retry.status).toBe(409);
     expect(retry.headers.get('retry-after')).toBe('1');
@@ -131,14 +135,7 @@ describe('Idempotency-Key leases', () => {
   it('lets a retry take over the key of a holder that died, once its lease ran out', async () => {
     const idempotencyKey = `dead-${randomUUID()}`;
     // The holder began and died: nothing renews its (short) lease.
-    await beginRequest(db.pool, {
-      apiKeyId: key.key.id,
-      key: idempotencyKey,
-      method: 'POST',
-      path: PATH,
-      fingerprint: fingerprintRequest({ method: 'POST', path: PATH, body: { hold: false } }),
-      leaseMs: LEASE_MS,
-    });
+    await beginElsewhere(idempotencyKey, LEASE_MS);
     let retry: Response | undefined;
     await eventually(
       async () => {
