@@ -225,6 +225,9 @@ export function clientErrorHandler(logger: Logger) {
             ? 'The request headers are too large.'
             : 'The request is not valid HTTP.';
       const body = JSON.stringify(errorEnvelope(requestId, ApiError.invalidRequest(message)));
+      // The answer to a HEAD request has no content (RFC 9110, 9.3.2), only the headers a GET's would.
+      const raw = (error as { rawPacket?: unknown }).rawPacket;
+      const head = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
       socket.write(
         [
           'HTTP/1.1 400 Bad Request',
@@ -234,7 +237,7 @@ export function clientErrorHandler(logger: Logger) {
           `${REQUEST_ID_HEADER}: ${requestId}`,
           `${API_VERSION_HEADER}: ${API_VERSION}`,
           '',
-          body,
+          head ? '' : body,
         ].join('\r\n'),
       );
     }

@@ -69,6 +69,17 @@ describe('zod errors', () => {
     expect(fieldErrors).toEqual({ extra: ['Unrecognized field.'], other: ['Unrecognized field.'] });
   });
 
+  it('reports unknown keys named like members of every object as fields, like any other', () => {
+    const fieldErrors = zodFieldErrors(
+      failure({ subject: { name: 'a', countries: [] }, notes: null, constructor: 1, toString: 2 }),
+      'body',
+    );
+    expect(fieldErrors).toEqual({ constructor: ['Unrecognized field.'], toString: ['Unrecognized field.'] });
+    expect(mergeFieldErrors({ constructor: ['a'] }, { constructor: ['b'] })).toEqual({
+      constructor: ['a', 'b'],
+    });
+  });
+
   it('maps to 400 invalid_request, or 422 when asked', () => {
     const error = failure({});
     const invalid = apiErrorFromZod(error);

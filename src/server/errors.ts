@@ -169,7 +169,8 @@ export function zodFieldErrors(error: z.ZodError, location: InputLocation): Fiel
   const fieldErrors: FieldErrors = {};
   const add = (path: readonly PropertyKey[], message: string) => {
     const key = path.length === 0 ? location : path.map(String).join('.');
-    const messages = fieldErrors[key] ?? [];
+    // Own keys only: a field named "constructor" must not find Object's.
+    const messages = Object.hasOwn(fieldErrors, key) ? fieldErrors[key]! : [];
     if (!messages.includes(message)) messages.push(message);
     fieldErrors[key] = messages;
   };
@@ -188,7 +189,7 @@ export function mergeFieldErrors(...reports: FieldErrors[]): FieldErrors {
   const merged: FieldErrors = {};
   for (const report of reports) {
     for (const [key, messages] of Object.entries(report)) {
-      merged[key] = [...(merged[key] ?? []), ...messages];
+      merged[key] = [...(Object.hasOwn(merged, key) ? merged[key]! : []), ...messages];
     }
   }
   return merged;

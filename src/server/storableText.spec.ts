@@ -34,6 +34,14 @@ describe('storable text', () => {
     expect(findUnstorable(nested(100_000), '')?.problem).toMatch(/deeper than 32/);
   });
 
+  it('refuses a number JSON parsing made infinite, wherever it is', () => {
+    expect(findUnstorable(JSON.parse('{"metadata":{"x":[1,-1e400]}}'), '')).toEqual({
+      path: 'metadata.x[1]',
+      problem: 'is a number beyond the range of a double',
+    });
+    expect(findUnstorable(JSON.parse('{"x":1.7976931348623157e308,"y":-0}'), '')).toBeUndefined();
+  });
+
   it('decodes UTF-8 strictly', () => {
     expect(decodeUtf8Body(Buffer.from('{"name":"Zoë"}'))).toBe('{"name":"Zoë"}');
     expect(() => decodeUtf8Body(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]))).toThrow(ApiError);

@@ -4,8 +4,8 @@ import { ApiError } from './errors.js';
  * Input the validation schemas let through but the database cannot store, or can store only by
  * changing it: a NUL character (PostgreSQL text and jsonb refuse it), a lone UTF-16 surrogate (not
  * Unicode; jsonb refuses its escape), bytes that are not UTF-8 (which a lenient decoder would
- * silently replace, so the name screened would not be the name sent), and nesting deep enough to
- * exhaust a recursive validator. Refused as 400 `invalid_request` before anything runs
+ * silently replace, so the name screened would not be the name sent), a number JSON parsing turned
+ * into Infinity, and nesting deep enough to exhaust a recursive validator. Refused as 400 `invalid_request` before anything runs
  * (docs/api-conventions.md, "Text the service refuses").
  */
 
@@ -44,6 +44,10 @@ export function findUnstorable(
       if (problem) return { path: item.path, problem };
       continue;
     }
+    // JSON has no Infinity: 1e400 parses to it, and it could be neither stored nor fingerprinted.
+    if (typeof item.value === 'number' && !Number.isFinite(item.value)) {
+      return { path: item.path, problem: 'is a number beyond the range of a double' };
+    }
     if (item.value === null || typeof item.value !== 'object') continue;
     if (item.depth > maxDepth) {
       return { path: item.path, problem: `nests deeper than ${maxDepth} levels of arrays and objects` };
@@ -68,7 +72,7 @@ export function findUnstorable(
 export function unstorableInput(found: UnstorableValue): ApiError {
   const field = found.path === '' ? 'body' : found.path;
   return ApiError.invalidRequest(
-    `The request has text the service cannot store: ${field} ${found.problem}.`,
+    `The request has input the service cannot store: ${field} ${found.problem}.`,
     {
       fieldErrors: { [field]: [`${found.problem[0]!.toUpperCase()}${found.problem.slice(1)}.`] },
     },
