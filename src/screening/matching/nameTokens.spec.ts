@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityKind } from '../model/listedEntity.js';
 import { letterMask } from './editDistance.js';
-import { type NameToken, nameTokens, TOKEN_WEIGHTS, tokenIdentity } from './nameTokens.js';
+import { consonantSkeleton, type NameToken, nameTokens, TOKEN_WEIGHTS, tokenIdentity } from './nameTokens.js';
 import { prepareName } from './preparedName.js';
 
 function tokens(name: string, kind: EntityKind = 'person') {
@@ -135,5 +135,21 @@ describe('tokenIdentity', () => {
     expect(tokenIdentity({ ...token, legalFamily: undefined })).not.toBe(
       tokenIdentity({ ...token, legalFamily: '' }),
     );
+  });
+});
+
+describe('consonantSkeleton', () => {
+  it('keeps the consonants, a doubled letter once, the same letter around a vowel twice', () => {
+    expect(consonantSkeleton('muhammad')).toBe('mhmd');
+    expect(consonantSkeleton('hammud')).toBe('hmd');
+    expect(consonantSkeleton('aziz')).toBe('zz');
+  });
+
+  it('drops w with the vowels and writes q and g as k, as Latin spellings of Arabic alternate', () => {
+    expect(consonantSkeleton('yunis')).toBe(consonantSkeleton('ywns'));
+    expect(consonantSkeleton('mahmoud')).toBe(consonantSkeleton('mhmwd'));
+    expect(consonantSkeleton('belgasem')).toBe(consonantSkeleton('blqasm'));
+    // c stays: Belgacem's c is s, and ch is sh or kh.
+    expect(consonantSkeleton('waraich')).toBe('rch');
   });
 });

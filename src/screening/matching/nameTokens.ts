@@ -134,14 +134,30 @@ export function phoneticKeys(token: string): string[] {
   return keys;
 }
 
-/** Consonant skeleton: "muhammad" -> "mhmd". */
+/**
+ * Letters a skeleton leaves out: the vowels, and w, which Arabic and Hebrew spellings use for the
+ * long vowels u and o as often as for the consonant ("Yunis" يونس, "Mahmud" محمود): a Latin spelling
+ * writes one or the other, and the skeletons of both sides drop it alike.
+ */
+const SKELETON_VOWELS = /[aeiouyw]/;
+/**
+ * Consonants Latin spellings of one Arabic letter alternate between: ق is q, k or g (Qasim, Kassem,
+ * Belgacem). Not c, which Latin writes for other sounds (Belgacem's c is s; ch is sh or kh).
+ */
+const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', g: 'k' };
+
+/**
+ * Consonant skeleton: "muhammad" -> "mhmd". A doubled letter counts once ("hammud" -> "hmd", as
+ * Arabic writes the doubling with a mark, not a second letter); the same consonant on both sides of
+ * a vowel counts twice ("aziz" -> "zz", as Arabic writes عزيز with two).
+ */
 export function consonantSkeleton(text: string): string {
   let skeleton = '';
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
-    if (VOWELS.test(char)) continue;
-    if (skeleton.length > 0 && skeleton[skeleton.length - 1] === char) continue;
-    skeleton += char;
+    if (SKELETON_VOWELS.test(char)) continue;
+    if (i > 0 && text[i - 1] === char) continue;
+    skeleton += SKELETON_CLASS[char] ?? char;
   }
   return skeleton;
 }

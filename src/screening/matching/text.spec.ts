@@ -12,3 +12,26 @@ describe('transliterate', () => {
     expect(rawWords('王 晨', true).map((word) => word.text)).toEqual(['wang', 'chen']);
   });
 });
+
+describe('transliterate: Arabic spelled as Latin spellings write it', () => {
+  it('sets the article apart, writes the long a, the feminine ending and the lineage particle', () => {
+    const words = (text: string) => rawWords(text, true).map((word) => word.text);
+    // al-Ubaidi: the article written onto the word stands apart.
+    expect(words('غازي حمود العبيدي')).toEqual(['ghazy', 'hmwd', 'al', 'bydy']);
+    // Hamza, not Hamzh: ta marbuta is the final a.
+    expect(words('حمزة')).toEqual(['hmza']);
+    // Bilal: the alif is the long a that letter-by-letter transliteration drops.
+    expect(words('بلال')).toEqual(['blal']);
+    // "son of" is the particle bin, whether written بن or ابن; a word that merely starts so is not.
+    expect(words('بلال بن مروان')).toEqual(['blal', 'bin', 'mrwan']);
+    expect(words('ابن تيمية')[0]).toBe('bin');
+    expect(words('بنان')).toEqual(['bnan']);
+    // A short word that starts with al is no article (الب is not al + one letter).
+    expect(words('الب')).toEqual(['alb']);
+  });
+
+  it('leaves every other script alone', () => {
+    expect(transliterate('Владимир Путин', true)).toBe('Vladimir Putin');
+    expect(transliterate('Al Ubaidi', true)).toBe('Al Ubaidi');
+  });
+});

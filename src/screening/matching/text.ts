@@ -32,7 +32,7 @@ const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
  * split into words ("은정 김", "王 晨"), each word is kept whole: "은정" is a given name.
  */
 export function transliterate(text: string, isPerson: boolean): string {
-  const normalised = text.normalize('NFKC');
+  const normalised = arabicSpelling(text.normalize('NFKC'));
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
   const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
   let output = '';
@@ -56,6 +56,32 @@ export function transliterate(text: string, isPerson: boolean): string {
   }
   flush();
   return output;
+}
+
+const ARABIC_LETTER = /[\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]/u;
+/** The article al- written onto a word of at least two more letters, at the start of a word. */
+const ARABIC_ARTICLE =
+  /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627\u0644(?=[\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]{2})/gu;
+const TA_MARBUTA = /\u0629/gu;
+const ALIF = /\u0627/gu;
+/** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
+const ARABIC_SON_OF =
+  /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+
+/**
+ * What Latin spellings of Arabic names do and letter-by-letter transliteration does not: the article
+ * written onto the word (العبيدي) stands apart, as Latin writes it (al-Ubaidi, Al Ubaidi); the
+ * feminine ending ta marbuta (حمزة) is the vowel Latin writes (Hamza, Fatima), not an h; and بن
+ * ("son of") is the lineage particle bin, as Latin writes it. Alif, the long a, is the a Latin
+ * writes (بلال Bilal), where letter-by-letter transliteration drops it and joins the letters around it.
+ */
+function arabicSpelling(text: string): string {
+  if (!ARABIC_LETTER.test(text)) return text;
+  return text
+    .replace(ARABIC_SON_OF, '$1bin')
+    .replace(ARABIC_ARTICLE, '$1al ')
+    .replace(TA_MARBUTA, 'a')
+    .replace(ALIF, 'a');
 }
 
 function isLetterOrDigit(code: number): boolean {

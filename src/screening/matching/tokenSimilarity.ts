@@ -170,9 +170,13 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
 /** Arabic or Hebrew transliterated without short vowels meets a Latin spelling on its consonants. */
 function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
   const length = Math.max(a.skeleton.length, b.skeleton.length);
-  if (length < 2) return;
+  // One consonant agrees only between the shortest words (علي "ly" / Ali): weaker evidence.
+  const abjadText = a.abjad ? a.text : b.text;
+  const latinText = a.abjad ? b.text : a.text;
+  if (length < 2 && !(length === 1 && abjadText.length <= 2 && latinText.length <= 4)) return;
   if (a.skeleton === b.skeleton) {
-    const score = TOKEN_SCORES.scriptFactor;
+    const score =
+      length === 1 ? TOKEN_SCORES.scriptFactor * TOKEN_SCORES.phonetic : TOKEN_SCORES.scriptFactor;
     if (score > out.score) {
       out.score = score;
       out.kind = 'script';

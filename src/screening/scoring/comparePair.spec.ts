@@ -56,3 +56,24 @@ describe('scoreNamePair', () => {
     );
   });
 });
+
+describe('scoreNamePair across Arabic script and Latin spellings', () => {
+  const profile = defaultProfile();
+  const match = (arabic: string, latin: string) => scoreNamePair('person', arabic, latin, profile).match;
+
+  it('matches names of UN-listed people written in Arabic with their Latin spellings', () => {
+    // Each fixes a class: two z around a vowel (Aziz), ta marbuta (Hamza), the article on the
+    // word (al-Majid), w as the long u (Yunis), a one-consonant name (Ali), the long a (Bilal).
+    expect(match('طارق عزيز', 'TARIQ AZIZ')).toBe(true);
+    expect(match('محمد حمزة زبيدي', 'MUHAMMAD HAMZA ZUBAIDI')).toBe(true);
+    expect(match('علي حسن المجيد', 'ALI HASSAN AL-MAJID')).toBe(true);
+    expect(match('محمد يونس أحمد', 'MUHAMMAD YUNIS AHMAD')).toBe(true);
+    expect(match('بلال بن مروان', 'BILAL BIN MARWAN')).toBe(true);
+  });
+
+  it('keeps names that only share a consonant or two apart', () => {
+    expect(match('مروان عيسى', 'Marianne Aas')).toBe(false);
+    expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);
+    expect(match('علي حسن', 'ELI HAUSMANN')).toBe(false);
+  });
+});
