@@ -149,7 +149,11 @@ describe('consonantSkeleton', () => {
     expect(consonantSkeleton('yunis')).toBe(consonantSkeleton('ywns'));
     expect(consonantSkeleton('mahmoud')).toBe(consonantSkeleton('mhmwd'));
     expect(consonantSkeleton('belgasem')).toBe(consonantSkeleton('blqasm'));
-    // c stays: Belgacem's c is s, and ch is sh or kh.
+    // c is k except in ch (sh or kh); ph is f; v and b are one (ב).
     expect(consonantSkeleton('waraich')).toBe('rch');
+    expect(consonantSkeleton('zac')).toBe(consonantSkeleton('zk'));
+    expect(consonantSkeleton('philip')).toBe('flp');
+    expect(consonantSkeleton('tsvi')).toBe(consonantSkeleton('zvi'));
+    expect(consonantSkeleton('corbyn')).toBe(consonantSkeleton('kwrvyn'));
   });
 });

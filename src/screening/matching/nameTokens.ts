@@ -141,10 +141,11 @@ export function phoneticKeys(token: string): string[] {
  */
 const SKELETON_VOWELS = /[aeiouyw]/;
 /**
- * Consonants Latin spellings of one Arabic letter alternate between: ق is q, k or g (Qasim, Kassem,
- * Belgacem). Not c, which Latin writes for other sounds (Belgacem's c is s; ch is sh or kh).
+ * Consonants Latin spellings of one letter alternate between: ق is q, k or g (Qasim, Kassem,
+ * Belgacem); ב is b or v (Corbyn, Gove; Avraham). c is k only before a letter other than h (ch is
+ * sh or kh), ph is f, and ts and tz are z (צ: Zvi, Tsvi, Katz).
  */
-const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', g: 'k' };
+const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', g: 'k', v: 'b' };
 
 /**
  * Consonant skeleton: "muhammad" -> "mhmd". A doubled letter counts once ("hammud" -> "hmd", as
@@ -157,7 +158,12 @@ export function consonantSkeleton(text: string): string {
     const char = text[i]!;
     if (SKELETON_VOWELS.test(char)) continue;
     if (i > 0 && text[i - 1] === char) continue;
-    skeleton += SKELETON_CLASS[char] ?? char;
+    const next = text[i + 1];
+    if (char === 'c' && next !== 'h') skeleton += 'k';
+    else if ((char === 'p' && next === 'h') || (char === 't' && (next === 's' || next === 'z'))) {
+      skeleton += char === 'p' ? 'f' : 'z';
+      i++;
+    } else skeleton += SKELETON_CLASS[char] ?? char;
   }
   return skeleton;
 }

@@ -30,6 +30,16 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('الب')).toEqual(['alb']);
   });
 
+  it('spells Hebrew as Latin spellings write it: vav a vowel, b and p at the start, sh, the final a, geresh', () => {
+    const words = (text: string) => rawWords(text, true).map((word) => word.text);
+    expect(words('צבי בר יוסף')).toEqual(['tsvy', 'br', 'ywsf']);
+    expect(words('שלום')).toEqual(['shlwm']);
+    expect(words('דניאלה')).toEqual(['dnyla']);
+    expect(words('פנחס')).toEqual(['pnhs']);
+    expect(words("ג'ורג'")).toEqual(['jwrj']);
+    expect(words('דוויד')).toEqual(['dvyd']);
+  });
+
   it('leaves every other script alone', () => {
     expect(transliterate('Владимир Путин', true)).toBe('Vladimir Putin');
     expect(transliterate('Al Ubaidi', true)).toBe('Al Ubaidi');

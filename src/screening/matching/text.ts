@@ -32,7 +32,7 @@ const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
  * split into words ("은정 김", "王 晨"), each word is kept whole: "은정" is a given name.
  */
 export function transliterate(text: string, isPerson: boolean): string {
-  const normalised = arabicSpelling(text.normalize('NFKC'));
+  const normalised = hebrewSpelling(arabicSpelling(text.normalize('NFKC')));
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
   const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
   let output = '';
@@ -82,6 +82,37 @@ function arabicSpelling(text: string): string {
     .replace(ARABIC_ARTICLE, '$1al ')
     .replace(TA_MARBUTA, 'a')
     .replace(ALIF, 'a');
+}
+
+const HEBREW_LETTER = /[\u05d0-\u05ea]/u;
+const NOT_HEBREW_BEFORE = '(?<![\\u05d0-\\u05ea])';
+/** Letters with a geresh (׳ or ') write sounds Hebrew lacks, in foreign names: ג׳ j, ז׳ zh, צ׳ ch. */
+const HEBREW_GERESH: readonly [RegExp, string][] = [
+  [/\u05d2[\u05f3']/gu, 'j'],
+  [/\u05d6[\u05f3']/gu, 'zh'],
+  [/\u05e6[\u05f3']/gu, 'ch'],
+];
+const HEBREW_RULES: readonly [RegExp, string][] = [
+  ...HEBREW_GERESH,
+  // A doubled vav is the consonant v; a single one is mostly the vowel o or u (written w, which a
+  // skeleton leaves out with the vowels, as for Arabic).
+  [/\u05d5\u05d5/gu, 'v'],
+  [/\u05d5/gu, 'w'],
+  // At the start of a word ב and פ are b and p (Ben, Pinchas); inside, any-ascii's v and f.
+  [new RegExp(`${NOT_HEBREW_BEFORE}\u05d1`, 'gu'), 'b'],
+  [new RegExp(`${NOT_HEBREW_BEFORE}\u05e4`, 'gu'), 'p'],
+  // ש is sh far more often than s in names (Shalom, Moshe).
+  [/\u05e9/gu, 'sh'],
+  // A final ה is the vowel a or e (Daniella, Andre), not an h.
+  [/\u05d4(?![\u05d0-\u05ea])/gu, 'a'],
+];
+
+/** Hebrew spelled the way Latin spellings of Hebrew names write it (see arabicSpelling). */
+function hebrewSpelling(text: string): string {
+  if (!HEBREW_LETTER.test(text)) return text;
+  let spelled = text;
+  for (const [pattern, latin] of HEBREW_RULES) spelled = spelled.replace(pattern, latin);
+  return spelled;
 }
 
 function isLetterOrDigit(code: number): boolean {

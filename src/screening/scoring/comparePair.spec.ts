@@ -71,6 +71,12 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('بلال بن مروان', 'BILAL BIN MARWAN')).toBe(true);
   });
 
+  it('matches names written in Hebrew with their Latin spellings', () => {
+    expect(match('צבי בר יוסף', 'ZVI BAR YOSEF')).toBe(true);
+    expect(match('שלום זיכרמן', 'SHALOM ZICHERMAN')).toBe(true);
+    expect(match("בוריס ג'ונסון", 'BORIS JOHNSON')).toBe(true);
+  });
+
   it('keeps names that only share a consonant or two apart', () => {
     expect(match('مروان عيسى', 'Marianne Aas')).toBe(false);
     expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);
