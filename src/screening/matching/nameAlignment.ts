@@ -1,5 +1,5 @@
 import { distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
-import { MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
+import { consonantSkeleton, MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
 import {
   compareTokens,
@@ -410,10 +410,23 @@ function addMergedEdges(
         ) {
           score = TOKEN_SCORES.romanisation;
         }
+        // "عبدالغفور" / "Abd al-Ghafur": a compound one side writes as one word and the other in parts
+        // meets on the skeleton of the joined parts. The article inside the run is left free: the
+        // other side's own article may align with it ("al-" is dropped once repeated in a name).
+        let articleFree = false;
+        if (token.abjad !== runs[start]!.abjad && score < TOKEN_SCORES.scriptFactor) {
+          const skeleton = consonantSkeleton(joinedText(runs, start, end));
+          const joined = TOKEN_SCORES.scriptFactor * (1 - (joins * NAME_RULES.mergeCost) / skeleton.length);
+          if (skeleton.length >= 3 && skeleton === token.skeleton && joined > score) {
+            score = joined;
+            articleFree = true;
+          }
+        }
         if (score < NAME_RULES.minimumMergedScore) continue;
         let weight = token.weight;
         let mask = 0;
         for (let k = start; k <= end; k++) {
+          if (articleFree && runs[k]!.role === 'particle') continue;
           weight = Math.max(weight, runs[k]!.weight);
           mask |= 1 << k;
         }

@@ -64,6 +64,13 @@ const ARABIC_ARTICLE =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627\u0644(?=[\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]{2})/gu;
 const TA_MARBUTA = /\u0629/gu;
 const ALIF = /\u0627/gu;
+/**
+ * عبد ("servant of") and the name after it are one name (Abdallah, Abdulaziz), however Arabic
+ * spaces them: joined here, the whole meets a Latin spelling written as one word by its skeleton,
+ * and one written in parts (Abd al-Aziz) through a merged alignment.
+ */
+const ABD_COMPOUND =
+  /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])(\u0639\u0628\u062f)\s+(?=\u0627\u0644)/gu;
 /** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
 const ARABIC_SON_OF =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
@@ -78,6 +85,7 @@ const ARABIC_SON_OF =
 function arabicSpelling(text: string): string {
   if (!ARABIC_LETTER.test(text)) return text;
   return text
+    .replace(ABD_COMPOUND, '$1$2')
     .replace(ARABIC_SON_OF, '$1bin')
     .replace(ARABIC_ARTICLE, '$1al ')
     .replace(TA_MARBUTA, 'a')

@@ -69,6 +69,15 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('علي حسن المجيد', 'ALI HASSAN AL-MAJID')).toBe(true);
     expect(match('محمد يونس أحمد', 'MUHAMMAD YUNIS AHMAD')).toBe(true);
     expect(match('بلال بن مروان', 'BILAL BIN MARWAN')).toBe(true);
+    // A compound Arabic writes in two words and Latin in one.
+    expect(match('جمال مصطفى عبد الله سلطان التكريتي', 'JAMAL MUSTAFA ABDALLAH SULTAN AL-TIKRITI')).toBe(
+      true,
+    );
+    expect(match('يحيى عبد الله العبيدي', 'YAHIA ABDALLAH AL-UBAIDI')).toBe(true);
+    // ... and the other way round, the article of the compound left for the other article.
+    expect(
+      match('برزان عبد الغفور سليمان مجيد التكريتي', 'BARZAN ABD AL-GHAFUR SULAIMAN MAJID AL-TIKRITI'),
+    ).toBe(true);
   });
 
   it('matches names written in Hebrew with their Latin spellings', () => {
