@@ -17,9 +17,8 @@ import { isCaughtUp } from '../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../src/eventStore/postgres/postgresEventStore.js';
 import { sourceFormats } from '../src/screening/parsers/registry.js';
 import { loadSnapshot } from '../src/screening/snapshots/loadSnapshot.js';
-import { SCOPES } from '../src/workspace/keyPolicy.js';
-import { createApiKey } from '../src/workspace/keyStore.js';
 import { createWorkspace } from '../src/workspace/workspaceStore.js';
+import { createLoadKeys } from './support/apiKeys.js';
 import { type CpuUse, meterCpu, parentPid, type Watched } from './support/cpu.js';
 import { closedLoop, type LoadResult, openLoop } from './support/httpLoad.js';
 import { table } from './support/report.js';
@@ -204,18 +203,7 @@ async function main(): Promise<void> {
       });
     }
     const { account } = await createWorkspace(pool, { name: 'Bench' });
-    const keys: string[] = [];
-    for (let i = 0; i < KEYS; i++) {
-      const created = await createApiKey(pool, {
-        accountId: account.id,
-        scopes: [...SCOPES],
-        actorType: 'api_client',
-        finalDecision: true,
-        groups: { kind: 'default' },
-        expiresAt: null,
-      });
-      keys.push(created.rawKey);
-    }
+    const keys = await createLoadKeys(pool, account.id, KEYS);
     const dist = path.join(process.cwd(), 'dist');
     progress('starting the bare fastify baseline and the service');
     const bare = await startProcess(path.join(dist, 'bench', 'support', 'bareServer.js'), {});

@@ -4,7 +4,7 @@ import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort, url } from '../../src/db/embeddedPostgres.js';
+import { freePort, serverSettings, url } from '../../src/db/embeddedPostgres.js';
 
 const run = promisify(execFile);
 
@@ -111,14 +111,7 @@ export async function createCluster(tempDir: string): Promise<Cluster> {
   ]);
   const port = await freePort();
   // The settings of the project's embedded server, on a port of the run's own (never 5432).
-  const settings = [
-    `-p ${port}`,
-    '-c listen_addresses=127.0.0.1',
-    "-c unix_socket_directories=''",
-    '-c idle_in_transaction_session_timeout=60000',
-    '-c max_connections=200',
-    `-c "log_line_prefix=%m [%p] %a: "`,
-  ].join(' ');
+  const settings = serverSettings(port).join(' ');
   const postmasterPid = (): number | undefined => {
     try {
       return Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);

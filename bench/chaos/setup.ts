@@ -3,9 +3,8 @@ import { closePool, createPool } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { sourceFormats } from '../../src/screening/parsers/registry.js';
 import { loadSnapshot } from '../../src/screening/snapshots/loadSnapshot.js';
-import { SCOPES } from '../../src/workspace/keyPolicy.js';
-import { createApiKey } from '../../src/workspace/keyStore.js';
 import { createWorkspace } from '../../src/workspace/workspaceStore.js';
+import { createLoadKeys } from '../support/apiKeys.js';
 
 /**
  * The run's workspace, made before any service process starts (as `bench/cases.bench.ts` does):
@@ -29,19 +28,7 @@ export async function prepareWorkspace(url: string, keyCount: number): Promise<W
   try {
     await loadSnapshot(pool, { format: sourceFormats['un-xml']!, paths: [path.resolve(FIXTURE)] });
     const { account } = await createWorkspace(pool, { name: 'Chaos' });
-    const keys: string[] = [];
-    for (let i = 0; i < keyCount; i++) {
-      const created = await createApiKey(pool, {
-        accountId: account.id,
-        name: `chaos ${i}`,
-        scopes: [...SCOPES],
-        actorType: 'api_client',
-        finalDecision: true,
-        groups: { kind: 'default' },
-        expiresAt: null,
-      });
-      keys.push(created.rawKey);
-    }
+    const keys = await createLoadKeys(pool, account.id, keyCount, 'chaos');
     return { accountId: account.id, keys, listedName: 'Muhammad Taher Anwari' };
   } finally {
     await closePool(pool);

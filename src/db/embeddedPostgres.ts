@@ -336,14 +336,9 @@ async function checkOwner(dataDir: string, user: ServerUser): Promise<void> {
   }
 }
 
-async function start(
-  binaries: Binaries,
-  dataDir: string,
-  user: ServerUser,
-): Promise<{ port: number; pid: number }> {
-  const port = await freePort();
-  const logFile = path.join(dataDir, 'postmaster.log');
-  const settings = [
+/** The embedded server's command-line settings (`pg_ctl -o`), on `port`, loopback only. */
+export function serverSettings(port: number): string[] {
+  return [
     `-p ${port}`,
     '-c listen_addresses=127.0.0.1',
     "-c unix_socket_directories=''",
@@ -353,6 +348,16 @@ async function start(
     // The application name in each line says which part of the service a connection belongs to.
     `-c "log_line_prefix=%m [%p] %a: "`,
   ];
+}
+
+async function start(
+  binaries: Binaries,
+  dataDir: string,
+  user: ServerUser,
+): Promise<{ port: number; pid: number }> {
+  const port = await freePort();
+  const logFile = path.join(dataDir, 'postmaster.log');
+  const settings = serverSettings(port);
   try {
     await pgCtl(binaries, user, [
       'start',
