@@ -40,6 +40,13 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('דוויד')).toEqual(['dvyd']);
   });
 
+  it('spells the Greek letter pairs as the sounds they write: μπ b, ντ d, γκ g, τζ j, ου u, γου w', () => {
+    expect(transliterate('Τζορτζ Όσμπορν', true)).toBe('jorj Osborn');
+    expect(transliterate('Κλάιβ Μπετς', true)).toBe('Klaiv bets');
+    expect(transliterate('Τομ Γουάτσον', true)).toBe('Tom watson');
+    expect(transliterate('Αλέξης Τσίπρας', true)).toBe('Alexis Tsipras');
+  });
+
   it('leaves every other script alone', () => {
     expect(transliterate('Владимир Путин', true)).toBe('Vladimir Putin');
     expect(transliterate('Al Ubaidi', true)).toBe('Al Ubaidi');

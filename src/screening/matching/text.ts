@@ -32,7 +32,7 @@ const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
  * split into words ("은정 김", "王 晨"), each word is kept whole: "은정" is a given name.
  */
 export function transliterate(text: string, isPerson: boolean): string {
-  const normalised = hebrewSpelling(arabicSpelling(text.normalize('NFKC')));
+  const normalised = greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC'))));
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
   const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
   let output = '';
@@ -120,6 +120,34 @@ function hebrewSpelling(text: string): string {
   if (!HEBREW_LETTER.test(text)) return text;
   let spelled = text;
   for (const [pattern, latin] of HEBREW_RULES) spelled = spelled.replace(pattern, latin);
+  return spelled;
+}
+
+const GREEK_LETTER = /[\u0370-\u03ff\u1f00-\u1fff]/u;
+/**
+ * Modern Greek writes sounds it has no letter for with pairs, which letter-by-letter
+ * transliteration spells out: μπ is b (Μπετς Betts), ντ d, γκ and γγ g, τζ j (Τζορτζ George), ου u
+ * (Λιούις Lewis), γου before a vowel w (Γουάτσον Watson). At the start of a word μπ and ντ are always b and d; inside one they may be mb
+ * and nd (Λαμπράκης), which a skeleton and the edit budget forgive either way.
+ */
+const GREEK_PAIRS: readonly [RegExp, string][] = [
+  // Γου before a vowel is how Greek writes a foreign w (Γουάτσον Watson, Γουίλιαμ William).
+  [/γου(?=[αεηιοωυ])/giu, 'w'],
+  [/μπ/giu, 'b'],
+  [/ντ/giu, 'd'],
+  [/γ[κγ]/giu, 'g'],
+  [/τζ/giu, 'j'],
+  [/ου/giu, 'u'],
+];
+
+function greekSpelling(text: string): string {
+  if (!GREEK_LETTER.test(text)) return text;
+  // Accents decomposed and dropped first, so that the pairs are found however they are accented.
+  let spelled = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/gu, '')
+    .normalize('NFC');
+  for (const [pattern, latin] of GREEK_PAIRS) spelled = spelled.replace(pattern, latin);
   return spelled;
 }
 

@@ -86,6 +86,11 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match("בוריס ג'ונסון", 'BORIS JOHNSON')).toBe(true);
   });
 
+  it('matches names written in Greek with their Latin spellings', () => {
+    expect(match('Τομ Γουάτσον', 'Tom Watson')).toBe(true);
+    expect(match('Αλέξης Τσίπρας', 'Alexis Tsipras')).toBe(true);
+  });
+
   it('keeps names that only share a consonant or two apart', () => {
     expect(match('مروان عيسى', 'Marianne Aas')).toBe(false);
     expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);
