@@ -82,6 +82,8 @@ export class TermDictionaryBuilder {
       for (const code of token.phonetic) byPhonetic.add(code, id);
       // Skeletons only help across an abjad transliteration; keyed by side so each side finds the other.
       bySkeleton.add(`${token.abjad ? 'a' : 'l'}${token.skeleton}`, id);
+      // Korean syllables across Hangul and Latin letters (koreanRomanisation.ts), in the same map.
+      if (token.korean !== '') bySkeleton.add(`k${token.korean}`, id);
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
     }
     return new TermDictionary(
@@ -165,6 +167,10 @@ export class TermDictionary {
     if (fuzziness.phonetic)
       for (const code of part.phonetic) for (const term of this.byPhonetic.get(code) ?? []) consider(term);
     for (const term of this.bySkeleton.get(`${part.abjad ? 'l' : 'a'}${part.skeleton}`) ?? []) consider(term);
+    if (part.korean !== '') {
+      const otherOrigin = `k${part.korean[0] === 'H' ? 'L' : 'H'}${part.korean.slice(1)}`;
+      for (const term of this.bySkeleton.get(otherOrigin) ?? []) consider(term);
+    }
     if (part.text.length >= 4) for (const term of this.neighbours(part.text)) consider(term);
     return found;
   }

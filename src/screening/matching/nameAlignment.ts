@@ -4,6 +4,7 @@ import type { PreparedName } from './preparedName.js';
 import {
   compareTokens,
   type Fuzziness,
+  sameKoreanSyllables,
   TOKEN_SCORES,
   type TokenComparison,
   type TokenMatchKind,
@@ -410,6 +411,14 @@ function addMergedEdges(
         ) {
           score = TOKEN_SCORES.romanisation;
         }
+        // "bongju" / "Pong-ju": the same Korean syllables, joined on one side.
+        if (
+          token.korean !== '' &&
+          score < TOKEN_SCORES.romanisation &&
+          sameKoreanSyllables(token.korean, joinedKorean(runs, start, end))
+        ) {
+          score = TOKEN_SCORES.romanisation;
+        }
         // "عبدالغفور" / "Abd al-Ghafur": a compound one side writes as one word and the other in parts
         // meets on the skeleton of the joined parts. The article inside the run is left free: the
         // other side's own article may align with it ("al-" is dropped once repeated in a name).
@@ -485,6 +494,17 @@ function joinedSino(tokens: NameToken[], start: number, end: number): string {
     const sino = tokens[k]!.sino;
     if (sino === '') return '';
     joined += sino;
+  }
+  return joined;
+}
+
+/** The runs' Korean keys joined, after the origin of the first; '' when one of them has none. */
+function joinedKorean(tokens: NameToken[], start: number, end: number): string {
+  let joined = tokens[start]!.korean.slice(0, 1);
+  for (let k = start; k <= end; k++) {
+    const korean = tokens[k]!.korean;
+    if (korean === '') return '';
+    joined += korean.slice(1);
   }
   return joined;
 }

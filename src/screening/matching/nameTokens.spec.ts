@@ -122,6 +122,7 @@ describe('tokenIdentity', () => {
       generation: token.generation + 1,
       letters: token.letters ^ 1,
       sino: 'la',
+      korean: 'LLA.',
     };
     // A field added to NameToken without a changed value here fails the first assertion.
     expect(Object.keys(changed).sort()).toEqual(Object.keys(token).sort());

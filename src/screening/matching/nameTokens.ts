@@ -3,6 +3,7 @@ import type { EntityKind, NameParts } from '../model/listedEntity.js';
 import { letterMask } from './editDistance.js';
 import { joinDottedLetters, type RawWord, rawWords } from './text.js';
 import { sinoKey } from './vocabulary/chineseRomanisation.js';
+import { koreanKey } from './vocabulary/koreanRomanisation.js';
 import { matchLegalForm } from './vocabulary/legalForms.js';
 import {
   OBJECT_PREFIXES,
@@ -94,6 +95,12 @@ export interface NameToken {
    * and Wade-Giles (vocabulary/chineseRomanisation); '' otherwise.
    */
   sino: string;
+  /**
+   * For a person's name made only of Korean syllables: the token in a spelling shared by
+   * McCune-Reischauer and Revised Romanization (vocabulary/koreanRomanisation), after 'H' when the
+   * name was written in Hangul and 'L' when in Latin letters (only the two compare); '' otherwise.
+   */
+  korean: string;
 }
 
 /**
@@ -102,7 +109,7 @@ export interface NameToken {
  * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
  */
 export function tokenIdentity(t: NameToken): string {
-  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}`;
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}`;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -202,8 +209,10 @@ export function nameTokens(name: string, kind: EntityKind, parts?: NameParts): N
   const words = splitWords(name, nameClass);
   const drafts = classify(words, nameClass);
   markFamily(drafts, parts, nameClass);
-  return finalise(drafts, nameClass);
+  return finalise(drafts, nameClass, HANGUL.test(name));
 }
+
+const HANGUL = /[\uac00-\ud7af]/u;
 
 interface Word extends RawWord {
   familyHint: boolean;
@@ -366,11 +375,13 @@ function weightOf(draft: Draft): number {
   }
 }
 
-function finalise(drafts: Draft[], nameClass: NameClass): NameToken[] {
+function finalise(drafts: Draft[], nameClass: NameClass, hangul: boolean): NameToken[] {
   const tokens: NameToken[] = [];
   const seen = new Set<string>();
   const generations = lineageGenerations(drafts, nameClass);
   const sinoKeys = chineseSyllableKeys(drafts, nameClass);
+  const koreanKeys = syllableKeys(drafts, nameClass, koreanKey);
+  const koreanOrigin = hangul ? 'H' : 'L';
   for (let d = 0; d < drafts.length && tokens.length < MAX_TOKENS; d++) {
     const draft = drafts[d]!;
     // A part written twice is kept but marked: "Shoigu Shoigu Sergey" is Sergey Shoigu, while in
@@ -398,6 +409,7 @@ function finalise(drafts: Draft[], nameClass: NameClass): NameToken[] {
       generation: generations[d]!,
       letters: letterMask(draft.text),
       sino: sinoKeys?.[d] ?? '',
+      korean: koreanKeys?.[d] === undefined ? '' : koreanOrigin + koreanKeys[d],
     });
   }
   return tokens;
@@ -409,12 +421,21 @@ function finalise(drafts: Draft[], nameClass: NameClass): NameToken[] {
  * other word ("Anna Smith") is not read as Chinese, so short Western names are left alone.
  */
 function chineseSyllableKeys(drafts: Draft[], nameClass: NameClass): (string | undefined)[] | undefined {
+  return syllableKeys(drafts, nameClass, sinoKey);
+}
+
+/** Keys of the word tokens by `keyOf`, when every word of a person's name of two or more words has one. */
+function syllableKeys(
+  drafts: Draft[],
+  nameClass: NameClass,
+  keyOf: (token: string) => string | undefined,
+): (string | undefined)[] | undefined {
   if (nameClass !== 'person' && nameClass !== 'unknown') return undefined;
   let words = 0;
   const keys: (string | undefined)[] = [];
   for (const draft of drafts) {
     if (draft.role === 'word' || draft.role === 'patronymic') {
-      const key = sinoKey(draft.text);
+      const key = keyOf(draft.text);
       if (key === undefined) return undefined;
       keys.push(key);
       words++;

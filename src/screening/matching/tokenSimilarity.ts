@@ -134,7 +134,7 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     return;
   }
   if (a.acronym || b.acronym) return;
-  if (a.sino !== '' && a.sino === b.sino) {
+  if ((a.sino !== '' && a.sino === b.sino) || sameKoreanSyllables(a.korean, b.korean)) {
     out.score = TOKEN_SCORES.romanisation;
     out.kind = 'spelling';
   }
@@ -192,6 +192,14 @@ function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Toke
     out.score = score;
     out.kind = 'script';
   }
+}
+
+/**
+ * The same Korean syllables, one side written in Hangul and the other in Latin letters: the only
+ * pair the lossy key is compared for (two Latin names with its voicing merged would be too loose).
+ */
+export function sameKoreanSyllables(a: string, b: string): boolean {
+  return a !== '' && b !== '' && a[0] !== b[0] && a.slice(1) === b.slice(1);
 }
 
 /**

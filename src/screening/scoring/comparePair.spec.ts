@@ -91,6 +91,12 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('Αλέξης Τσίπρας', 'Alexis Tsipras')).toBe(true);
   });
 
+  it('matches North Korean names written in Hangul with their McCune-Reischauer spellings', () => {
+    expect(match('박봉주', 'Pak Pong-ju')).toBe(true);
+    expect(match('황병서', 'Hwang Pyong-so')).toBe(true);
+    expect(match('강석주', 'Kang Sok-ju')).toBe(true);
+  });
+
   it('keeps names that only share a consonant or two apart', () => {
     expect(match('مروان عيسى', 'Marianne Aas')).toBe(false);
     expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);
