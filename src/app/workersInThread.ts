@@ -57,6 +57,9 @@ export async function startWorkersInThread(
   });
   const metricReplies = new Map<number, (metrics: MetricObjectWithValues<MetricValue<string>>[]) => void>();
   let nextMetricsId = 0;
+  // A thread too busy to answer in time (an index build) gives its last reply: counters that went
+  // missing from a scrape would read as a reset to Prometheus.
+  let lastMetrics: MetricObjectWithValues<MetricValue<string>>[] = [];
   worker.on('message', (message: WorkThreadMessage) => {
     if (message.type !== 'metrics') return;
     metricReplies.get(message.id)?.(message.metrics);
@@ -68,10 +71,11 @@ export async function startWorkersInThread(
         const id = nextMetricsId++;
         const timer = setTimeout(() => {
           metricReplies.delete(id);
-          resolve([]);
+          resolve(lastMetrics);
         }, METRICS_WAIT_MS);
         metricReplies.set(id, (metrics) => {
           clearTimeout(timer);
+          lastMetrics = metrics;
           resolve(metrics);
         });
         worker.postMessage({ type: 'metrics', id } satisfies WorkThreadRequest);

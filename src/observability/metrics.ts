@@ -74,7 +74,12 @@ export class ServiceMetrics {
       return { contentType: this.registry.contentType, body: await this.registry.metrics() };
     }
     const peers = await Promise.all(this.peers.map((read) => read().catch(() => [])));
-    const merged = AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), ...peers]);
+    // Metrics only this process has and prom-client would leave out of a sum (its start time is
+    // 'omit') are this process's own: taken as they are.
+    const own = (await this.registry.getMetricsAsJSON()).map((metric) =>
+      metric.aggregator === 'omit' ? { ...metric, aggregator: 'first' as const } : metric,
+    );
+    const merged = AggregatorRegistry.aggregate([own, ...peers]);
     return { contentType: merged.contentType, body: await merged.metrics() };
   }
 }
@@ -84,7 +89,8 @@ const STATUS_READING_MS = 1_000;
 
 /**
  * Gauges of the system's state, read through `readStatus` once per scrape. A reading that fails
- * leaves the gauges out of that scrape (Prometheus then reports the gap) instead of failing it.
+ * (the database is away) leaves the gauges out of that scrape instead of failing it, except
+ * `casescreen_system_ok`, which is then 0: the alert on it fires during an outage too.
  */
 export function exposeSystemStatus(metrics: ServiceMetrics, readStatus: () => Promise<SystemStatus>): void {
   let reading: { at: number; status: Promise<SystemStatus | undefined> } | undefined;
@@ -101,6 +107,7 @@ export function exposeSystemStatus(metrics: ServiceMetrics, readStatus: () => Pr
     help: string,
     labelNames: L[],
     fill: (set: (labels: Partial<Record<L, string>>, value: number) => void, system: SystemStatus) => void,
+    unread?: number,
   ) =>
     new Gauge<L>({
       name,
@@ -113,6 +120,7 @@ export function exposeSystemStatus(metrics: ServiceMetrics, readStatus: () => Pr
         const system = await status();
         this.reset();
         if (system) fill((labels, value) => this.set(labels as never, value), system);
+        else if (unread !== undefined) this.set(unread);
       },
     });
 
@@ -200,7 +208,11 @@ export function exposeSystemStatus(metrics: ServiceMetrics, readStatus: () => Pr
     [],
     (set, s) => set({}, (s.webhooks.oldestDueAgeMs ?? 0) / 1000),
   );
-  gauge('casescreen_system_ok', '1 when casescreen status would exit 0.', [], (set, s) =>
-    set({}, s.ok ? 1 : 0),
+  gauge(
+    'casescreen_system_ok',
+    '1 when casescreen status would exit 0; 0 also when the status cannot be read.',
+    [],
+    (set, s) => set({}, s.ok ? 1 : 0),
+    0,
   );
 }

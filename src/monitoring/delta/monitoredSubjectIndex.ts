@@ -8,6 +8,7 @@ import {
   compareTokens,
   comparisonIdentity,
   type Fuzziness,
+  otherKoreanOrigin,
   type TokenComparison,
 } from '../../screening/matching/tokenSimilarity.js';
 import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
@@ -169,6 +170,8 @@ export class MonitoredSubjectIndex {
           for (const code of token.phonetic) this.byPhonetic.add(code, part);
           // Under the key the forward search looks a part up with; a term is listed under the other side's.
           this.bySkeleton.add(`${token.abjad ? 'l' : 'a'}${token.skeleton}`, part);
+          // The Korean route, likewise: a Hangul part looks up Latin terms, and the other way round.
+          if (token.korean !== '') this.bySkeleton.add(`k${otherKoreanOrigin(token.korean)}`, part);
           const grams = trigramsOf(token.text);
           this.gramCount[part] = grams.length;
           if (token.text.length >= 4) {
@@ -283,6 +286,7 @@ export class MonitoredSubjectIndex {
       for (const code of term.phonetic) for (const part of this.byPhonetic.get(code)) proposed.add(part);
     }
     for (const part of this.bySkeleton.get(`${term.abjad ? 'a' : 'l'}${term.skeleton}`)) proposed.add(part);
+    if (term.korean !== '') for (const part of this.bySkeleton.get(`k${term.korean}`)) proposed.add(part);
     if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
     for (const part of proposed) {
       if (found.has(part)) continue;

@@ -4,6 +4,7 @@ import {
   compareTokens,
   comparisonIdentity,
   type Fuzziness,
+  otherKoreanOrigin,
   type TokenComparison,
 } from '../matching/tokenSimilarity.js';
 
@@ -168,8 +169,7 @@ export class TermDictionary {
       for (const code of part.phonetic) for (const term of this.byPhonetic.get(code) ?? []) consider(term);
     for (const term of this.bySkeleton.get(`${part.abjad ? 'l' : 'a'}${part.skeleton}`) ?? []) consider(term);
     if (part.korean !== '') {
-      const otherOrigin = `k${part.korean[0] === 'H' ? 'L' : 'H'}${part.korean.slice(1)}`;
-      for (const term of this.bySkeleton.get(otherOrigin) ?? []) consider(term);
+      for (const term of this.bySkeleton.get(`k${otherKoreanOrigin(part.korean)}`) ?? []) consider(term);
     }
     if (part.text.length >= 4) for (const term of this.neighbours(part.text)) consider(term);
     return found;

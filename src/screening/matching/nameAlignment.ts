@@ -9,6 +9,7 @@ import {
   type TokenComparison,
   type TokenMatchKind,
 } from './tokenSimilarity.js';
+import { koreanKey } from './vocabulary/koreanRomanisation.js';
 
 /**
  * Name comparison: align the parts of two names in any order, glue split parts, then weigh what
@@ -411,11 +412,14 @@ function addMergedEdges(
         ) {
           score = TOKEN_SCORES.romanisation;
         }
-        // "bongju" / "Pong-ju": the same Korean syllables, joined on one side.
+        // "bongju" / "Pong-ju": the same Korean syllables, joined on one side. The parts' keys joined,
+        // or the key of the joined text, which splits the syllables as the whole word does
+        // (hyeongyu: hyeong-yu, where the parts say Hyon-gyu).
         if (
           token.korean !== '' &&
           score < TOKEN_SCORES.romanisation &&
-          sameKoreanSyllables(token.korean, joinedKorean(runs, start, end))
+          (sameKoreanSyllables(token.korean, joinedKorean(runs, start, end)) ||
+            sameKoreanSyllables(token.korean, joinedTextKorean(runs, start, end)))
         ) {
           score = TOKEN_SCORES.romanisation;
         }
@@ -507,6 +511,14 @@ function joinedKorean(tokens: NameToken[], start: number, end: number): string {
     joined += korean.slice(1);
   }
   return joined;
+}
+
+/** The Korean key of the runs' text joined, after the origin of the first; '' when it has none. */
+function joinedTextKorean(tokens: NameToken[], start: number, end: number): string {
+  const origin = tokens[start]!.korean.slice(0, 1);
+  if (origin === '') return '';
+  const key = koreanKey(joinedText(tokens, start, end));
+  return key === undefined ? '' : origin + key;
 }
 
 /** "US" / "United States", "PLA" / "People's Liberation Army": a short word spelled by initials. */

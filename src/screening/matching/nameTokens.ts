@@ -149,10 +149,10 @@ export function phoneticKeys(token: string): string[] {
 const SKELETON_VOWELS = /[aeiouyw]/;
 /**
  * Consonants Latin spellings of one letter alternate between: ق is q, k or g (Qasim, Kassem,
- * Belgacem); ב is b or v (Corbyn, Gove; Avraham). c is k only before a letter other than h (ch is
- * sh or kh), ph is f, and ts and tz are z (צ: Zvi, Tsvi, Katz).
+ * Belgacem); ב is b or v (Corbyn, Gove; Avraham). c and g are k only before a letter other than h
+ * (ch is sh or kh; gh is غ, apart from kh خ), ph is f, and ts and tz are z (צ: Zvi, Tsvi, Katz).
  */
-const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', g: 'k', v: 'b' };
+const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', v: 'b' };
 
 /**
  * Consonant skeleton: "muhammad" -> "mhmd". A doubled letter counts once ("hammud" -> "hmd", as
@@ -166,7 +166,7 @@ export function consonantSkeleton(text: string): string {
     if (SKELETON_VOWELS.test(char)) continue;
     if (i > 0 && text[i - 1] === char) continue;
     const next = text[i + 1];
-    if (char === 'c' && next !== 'h') skeleton += 'k';
+    if ((char === 'c' || char === 'g') && next !== 'h') skeleton += 'k';
     else if ((char === 'p' && next === 'h') || (char === 't' && (next === 's' || next === 'z'))) {
       skeleton += char === 'p' ? 'f' : 'z';
       i++;

@@ -38,6 +38,8 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('פנחס')).toEqual(['pnhs']);
     expect(words("ג'ורג'")).toEqual(['jwrj']);
     expect(words('דוויד')).toEqual(['dvyd']);
+    // A vav that starts a word is written w too: the lists' Hebrew names write W (William) as often as V.
+    expect(words('ויליאם')).toEqual(['wylym']);
   });
 
   it('spells the Greek letter pairs as the sounds they write: μπ b, ντ d, γκ g, τζ j, ου u, γου w', () => {
@@ -45,6 +47,9 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(transliterate('Κλάιβ Μπετς', true)).toBe('Klaiv bets');
     expect(transliterate('Τομ Γουάτσον', true)).toBe('Tom watson');
     expect(transliterate('Αλέξης Τσίπρας', true)).toBe('Alexis Tsipras');
+    // τζ before ντ; a pair in capitals stays in capitals (a family-name hint).
+    expect(transliterate('Άντζελα Μέρκελ', true)).toBe('Anjela Merkel');
+    expect(transliterate('Κλάιβ ΜΠΕΤΣ', true)).toBe('Klaiv BETS');
   });
 
   it('leaves every other script alone', () => {

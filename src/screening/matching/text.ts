@@ -93,7 +93,8 @@ function arabicSpelling(text: string): string {
 }
 
 const HEBREW_LETTER = /[\u05d0-\u05ea]/u;
-const NOT_HEBREW_BEFORE = '(?<![\\u05d0-\\u05ea])';
+/** At the start of a word: no letter before, Hebrew or one a rule above already wrote in Latin. */
+const NOT_HEBREW_BEFORE = '(?<!\\p{L})';
 /** Letters with a geresh (׳ or ') write sounds Hebrew lacks, in foreign names: ג׳ j, ז׳ zh, צ׳ ch. */
 const HEBREW_GERESH: readonly [RegExp, string][] = [
   [/\u05d2[\u05f3']/gu, 'j'],
@@ -102,8 +103,10 @@ const HEBREW_GERESH: readonly [RegExp, string][] = [
 ];
 const HEBREW_RULES: readonly [RegExp, string][] = [
   ...HEBREW_GERESH,
-  // A doubled vav is the consonant v; a single one is mostly the vowel o or u (written w, which a
-  // skeleton leaves out with the vowels, as for Arabic).
+  // A doubled vav is the consonant v; a single one is mostly the vowel o or u, and at the start of
+  // a word the v or w of a foreign name (ויליאם William, ולדימיר Vladimir): written w, which a
+  // skeleton leaves out with the vowels, as for Arabic. (Reading the initial one as v lost more
+  // Latin w's than it won v's on the lists' Hebrew names.)
   [/\u05d5\u05d5/gu, 'v'],
   [/\u05d5/gu, 'w'],
   // At the start of a word ב and פ are b and p (Ben, Pinchas); inside, any-ascii's v and f.
@@ -127,18 +130,24 @@ const GREEK_LETTER = /[\u0370-\u03ff\u1f00-\u1fff]/u;
 /**
  * Modern Greek writes sounds it has no letter for with pairs, which letter-by-letter
  * transliteration spells out: μπ is b (Μπετς Betts), ντ d, γκ and γγ g, τζ j (Τζορτζ George), ου u
- * (Λιούις Lewis), γου before a vowel w (Γουάτσον Watson). At the start of a word μπ and ντ are always b and d; inside one they may be mb
- * and nd (Λαμπράκης), which a skeleton and the edit budget forgive either way.
+ * (Λιούις Lewis), γου before a vowel w (Γουάτσον Watson). At the start of a word μπ and ντ are
+ * always b and d; inside one they may be mb and nd (Λαμπράκης), which the edit budget forgives
+ * either way. τζ comes before ντ (Άντζελα Angela, not Adzela); the case of a pair is kept, for the
+ * capitals that mark a family name.
  */
 const GREEK_PAIRS: readonly [RegExp, string][] = [
   // Γου before a vowel is how Greek writes a foreign w (Γουάτσον Watson, Γουίλιαμ William).
   [/γου(?=[αεηιοωυ])/giu, 'w'],
+  [/τζ/giu, 'j'],
   [/μπ/giu, 'b'],
   [/ντ/giu, 'd'],
   [/γ[κγ]/giu, 'g'],
-  [/τζ/giu, 'j'],
   [/ου/giu, 'u'],
 ];
+
+/** `latin` in the case of the pair it replaces: ΜΠΕΤΣ is BETS, Μπετς Bets. */
+const inCaseOf = (latin: string) => (pair: string) =>
+  pair === pair.toUpperCase() && pair !== pair.toLowerCase() ? latin.toUpperCase() : latin;
 
 function greekSpelling(text: string): string {
   if (!GREEK_LETTER.test(text)) return text;
@@ -147,7 +156,7 @@ function greekSpelling(text: string): string {
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/gu, '')
     .normalize('NFC');
-  for (const [pattern, latin] of GREEK_PAIRS) spelled = spelled.replace(pattern, latin);
+  for (const [pattern, latin] of GREEK_PAIRS) spelled = spelled.replace(pattern, inCaseOf(latin));
   return spelled;
 }
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityKind } from '../model/listedEntity.js';
 import { nameTokens } from './nameTokens.js';
-import { compareTokens, type Fuzziness, TOKEN_SCORES, type TokenComparison } from './tokenSimilarity.js';
+import {
+  compareTokens,
+  comparisonIdentity,
+  type Fuzziness,
+  TOKEN_SCORES,
+  type TokenComparison,
+} from './tokenSimilarity.js';
 
 const FUZZ: Fuzziness = { budgetFactor: 1, phonetic: true };
 
@@ -53,5 +59,15 @@ describe('compareTokens', () => {
       kind: 'spelling',
     });
     expect(compare('John Teng', 'John Deng').score).toBeLessThan(TOKEN_SCORES.romanisation);
+  });
+});
+
+describe('comparisonIdentity', () => {
+  it('tells apart tokens of one text that compare differently: a Hangul name and a Latin one', () => {
+    // "bag" from 박 and "Bag" in Latin letters share text and key, not their Korean origin.
+    const [fromHangul] = nameTokens('박봉주', 'person');
+    const [fromLatin] = nameTokens('Bag Bongju', 'person');
+    expect(fromHangul!.text).toBe(fromLatin!.text);
+    expect(comparisonIdentity(fromHangul!)).not.toBe(comparisonIdentity(fromLatin!));
   });
 });

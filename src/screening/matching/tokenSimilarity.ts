@@ -67,7 +67,7 @@ export interface TokenComparison {
  * cached by it. Keep in step with compareTokens.
  */
 export function comparisonIdentity(token: NameToken): string {
-  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.legalFamily ?? ''}`;
+  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}`;
 }
 
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
@@ -198,6 +198,11 @@ function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Toke
  * The same Korean syllables, one side written in Hangul and the other in Latin letters: the only
  * pair the lossy key is compared for (two Latin names with its voicing merged would be too loose).
  */
+/** A Korean key as the token of the other origin would carry it ('H...' for 'L...' and back). */
+export function otherKoreanOrigin(korean: string): string {
+  return `${korean[0] === 'H' ? 'L' : 'H'}${korean.slice(1)}`;
+}
+
 export function sameKoreanSyllables(a: string, b: string): boolean {
   return a !== '' && b !== '' && a[0] !== b[0] && a.slice(1) === b.slice(1);
 }

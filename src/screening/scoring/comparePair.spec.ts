@@ -95,6 +95,8 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('박봉주', 'Pak Pong-ju')).toBe(true);
     expect(match('황병서', 'Hwang Pyong-so')).toBe(true);
     expect(match('강석주', 'Kang Sok-ju')).toBe(true);
+    // The parts split the syllables elsewhere than the whole word: hyeong-yu against Hyon-gyu.
+    expect(match('김현규', 'Kim Hyon-gyu')).toBe(true);
   });
 
   it('keeps names that only share a consonant or two apart', () => {
