@@ -4,7 +4,7 @@ import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort, serverSettings, url } from '../../src/db/embeddedPostgres.js';
+import { freePort, initdbArguments, serverSettings, url } from '../../src/db/embeddedPostgres.js';
 
 const run = promisify(execFile);
 
@@ -100,15 +100,7 @@ export async function createCluster(tempDir: string): Promise<Cluster> {
       throw new Error(`${path.basename(binary)} ${args[0]}: ${stderr?.trim() || String(error)}`);
     }
   };
-  await pgRun(bin.initdb, [
-    `--pgdata=${dataDir}`,
-    '--auth=password',
-    `--username=${USER}`,
-    `--pwfile=${passwordFile}`,
-    '--encoding=UTF8',
-    '--locale=C',
-    '--no-instructions',
-  ]);
+  await pgRun(bin.initdb, [...initdbArguments(dataDir, passwordFile), '--no-instructions']);
   const port = await freePort();
   // The settings of the project's embedded server, on a port of the run's own (never 5432).
   const settings = serverSettings(port).join(' ');

@@ -300,6 +300,18 @@ function canEnter(dir: string, as: { uid: number; gid: number }): boolean {
   return result.error === undefined && result.status === 0;
 }
 
+/** The embedded server's initdb arguments: password authentication for the project's superuser. */
+export function initdbArguments(dataDir: string, passwordFile: string): string[] {
+  return [
+    `--pgdata=${dataDir}`,
+    '--auth=password',
+    `--username=${USER}`,
+    `--pwfile=${passwordFile}`,
+    '--encoding=UTF8',
+    '--locale=C',
+  ];
+}
+
 async function initialise(binaries: Binaries, dataDir: string, user: ServerUser): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (user.spawnAs) await chown(dataDir, user.spawnAs.uid, user.spawnAs.gid);
@@ -307,14 +319,7 @@ async function initialise(binaries: Binaries, dataDir: string, user: ServerUser)
   const passwordFile = path.join(os.tmpdir(), `casescreen-pg-${randomBytes(8).toString('hex')}`);
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o644 });
   try {
-    await spawnChecked(binaries.initdb, user, [
-      `--pgdata=${dataDir}`,
-      '--auth=password',
-      `--username=${USER}`,
-      `--pwfile=${passwordFile}`,
-      '--encoding=UTF8',
-      '--locale=C',
-    ]);
+    await spawnChecked(binaries.initdb, user, initdbArguments(dataDir, passwordFile));
   } catch (error) {
     throw new EmbeddedPostgresError(
       `initdb failed in ${dataDir} (${firstLine(error)})`,
