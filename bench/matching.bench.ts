@@ -22,7 +22,7 @@ import { scoreNamePair } from '../src/screening/scoring/comparePair.js';
 import { defaultProfile } from '../src/screening/scoring/profiles.js';
 import type { ScreeningSubject } from '../src/screening/scoring/query.js';
 import { subjectFromRow } from '../src/screening/scoring/subjectInput.js';
-import { crossScriptPairs, scoreCrossScript } from './support/crossScript.js';
+import { crossScriptPairs, scoreCrossScript, searchOriginalScripts } from './support/crossScript.js';
 import { table } from './support/report.js';
 import { type Distribution, distribution } from './support/stats.js';
 import { namePartsOf, seededRandom, syntheticPersons, withTypo } from './support/syntheticNames.js';
@@ -42,6 +42,7 @@ const TARGETS = {
   unRecall: 0.98,
   falsePositiveRate: 0.005,
   globalFalsePositiveRate: 0.003,
+  originalScriptRecall: 0.95,
   p99Ms: 5,
 };
 
@@ -337,6 +338,18 @@ async function main(): Promise<void> {
   );
   const globalRun = strongestFalseMatches(all.index, globalNegatives);
   const crossScript = scoreCrossScript(crossScriptPairs(entities), profile);
+  // UN persons searched by their NAME_ORIGINAL_SCRIPT against the UN list without such names.
+  const unOriginals = searchOriginalScripts(
+    entities.filter((e) => e.datasets.includes('un_sc_sanctions')),
+    (indexed) => {
+      const index = buildIndex(indexed).index;
+      return (name) =>
+        index.search(
+          { name, kind: 'person', countries: [], identifiers: [] },
+          { profile, checkTypes: ['sanctions'] },
+        );
+    },
+  );
 
   console.log('Quality');
   console.log(
@@ -406,6 +419,22 @@ async function main(): Promise<void> {
         pct(row.recall),
         String(row.falsePairs),
         pct(row.falsePositiveRate),
+      ]),
+    ),
+  );
+
+  console.log(
+    '\nUN listed persons searched by their name in its original script, against the UN list with every',
+  );
+  console.log("non-Latin name removed (found: the person is among the search's matches)");
+  console.log(
+    table(
+      ['script', 'persons', 'found', 'target'],
+      unOriginals.map((row) => [
+        row.script,
+        String(row.persons),
+        pct(row.recall),
+        `>= ${pct(TARGETS.originalScriptRecall, 0)}`,
       ]),
     ),
   );

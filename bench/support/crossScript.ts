@@ -106,3 +106,34 @@ export function scoreCrossScript(
       return aAll ? a.script.localeCompare(b.script) : b.truePairs - a.truePairs;
     });
 }
+
+/**
+ * The screening view of the same question: each listed person with a name in another script,
+ * searched for by that name in an index of the same parties with every non-Latin name removed (so
+ * the party can only be found through its Latin names), as a check would search. Recall per script.
+ */
+export function searchOriginalScripts(
+  entities: readonly ListedEntity[],
+  search: (indexed: readonly ListedEntity[]) => (name: string) => readonly { entity: ListedEntity }[],
+): { script: string; persons: number; recall: number }[] {
+  const latinOnly = entities.map((entity) => ({
+    ...entity,
+    names: entity.names.filter((name) => !name.script || name.script === 'Latn'),
+  }));
+  const find = search(latinOnly.filter((entity) => entity.names.length > 0));
+  const byScript = new Map<string, { found: number; total: number }>();
+  for (const entity of entities) {
+    if (entity.kind !== 'person') continue;
+    const original = entity.names.find((name) => name.script && name.script !== 'Latn');
+    if (!original || entity.names.every((name) => name.script && name.script !== 'Latn')) continue;
+    const tally = byScript.get(original.script!) ?? { found: 0, total: 0 };
+    byScript.set(original.script!, tally);
+    tally.total++;
+    if (find(original.full).some((match) => match.entity.id === entity.id)) tally.found++;
+  }
+  return [...byScript].map(([script, { found, total }]) => ({
+    script,
+    persons: total,
+    recall: found / total,
+  }));
+}
