@@ -72,9 +72,10 @@ function isLoopback(address: string | undefined): boolean {
 
 function hasToken(request: FastifyRequest, token: string | undefined): boolean {
   if (!token) return false;
-  const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice('Bearer '.length));
+  // The scheme name is case-insensitive (RFC 9110, 11.1): "bearer" is Bearer.
+  const match = /^bearer +(.+)$/i.exec(request.headers.authorization ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!);
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -150,6 +150,13 @@ describe('/metrics and /health/status', () => {
         headers: { authorization: `Bearer ${TOKEN}` },
       });
       expect([200, 503]).toContain(admitted.statusCode);
+      const lowerCase = await app.inject({
+        method: 'GET',
+        url: path,
+        remoteAddress: OUTSIDE,
+        headers: { authorization: `bearer ${TOKEN}` },
+      });
+      expect(lowerCase.statusCode).toBe(admitted.statusCode);
       expect(admitted.statusCode === 200 ? admitted.body : admitted.json().subscriptions).toBeTruthy();
     }
   });
