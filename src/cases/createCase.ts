@@ -1,11 +1,12 @@
 import { groupsOfSubjectCases } from '../../projections/cases/queries.js';
-import type { EventIds } from '../eventSourcing/commandHandler.js';
+import { type EventIds, inStreamTurn } from '../eventSourcing/commandHandler.js';
 import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.js';
 import { type NewEvent, type ReadStreamResult, WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import { findProfile, listProfiles, type ScreeningProfile } from '../screening/scoring/profiles.js';
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
 import { availabilityOf } from '../screening/snapshots/sourceAvailability.js';
+import { sleep } from '../shared/sleep.js';
 import { decideSubject, type SentDetails, type UseSubject } from '../subjects/subjectDecide.js';
 import {
   evolveSubject,
@@ -148,12 +149,16 @@ export async function createCase(
   const sources = requireSources(deps, reads.currentSnapshots, input.checks.types, profile, new Date(now));
   if (sources) return { ok: false, rejection: sources };
 
-  return writeSubjectAndCase(deps, request, {
-    subjectAt,
-    previewed,
-    command,
-    firstCaseTaken: reads.firstCaseTaken,
-  });
+  // Requests of this process on one subject take turns, as commands on one stream do
+  // (commandHandler.ts): simultaneous creations for one subject then race only other processes.
+  return inStreamTurn(subjectCommandHandler.streamName(previewed.command.subjectReference), () =>
+    writeSubjectAndCase(deps, request, {
+      subjectAt,
+      previewed,
+      command,
+      firstCaseTaken: reads.firstCaseTaken,
+    }),
+  );
 }
 
 /** The case an earlier attempt of this request created, as that attempt left it: its candidates in order, until a free one. */
@@ -390,6 +395,8 @@ async function writeSubjectAndCase(
     } catch (error) {
       // Past the races a request outlives, the error itself is the answer: 503, retry (errorHandling.ts).
       if (!(error instanceof WrongExpectedVersionError) || ++races > MAX_WRITE_RACES) throw error;
+      // Another process's writer: a random moment apart, so many of them spread out.
+      await sleep(Math.random() * WRITE_RACE_JITTER_MS);
       if (error.streamName === caseStreamName) {
         // Another request created a case here meanwhile: look at it again (it may be this request's).
         taken = true;
@@ -409,7 +416,8 @@ async function writeSubjectAndCase(
 }
 
 /** Concurrent writers of the subject or a candidate case a request outlives before giving up. */
-const MAX_WRITE_RACES = 5;
+const MAX_WRITE_RACES = 10;
+const WRITE_RACE_JITTER_MS = 20;
 
 function toNewEvents(events: readonly { type: string; data: unknown }[], eventId: EventIds): NewEvent[] {
   return events.map((event, index) => ({ id: eventId(index), type: event.type, data: event.data }));

@@ -65,7 +65,7 @@ const RETRY_JITTER_MS = 20;
  */
 const streamTurns = new Map<string, Promise<unknown>>();
 
-async function inTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
+export async function inStreamTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
   const previous = streamTurns.get(stream);
   const mine = (previous ?? Promise.resolve()).then(work, work);
   const settled = mine.then(
@@ -143,7 +143,7 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
   ): Promise<HandleOutcome<State, Event>> {
-    return inTurn(streamName(id), () => handleNow(store, id, decide, eventId));
+    return inStreamTurn(streamName(id), () => handleNow(store, id, decide, eventId));
   }
 
   async function handleNow(
