@@ -258,12 +258,8 @@ async function sourcesHealth(db: Queryable, now: Date, staleAfterMs: number): Pr
   ];
   const offered =
     notOffered.length > 0 ? `; not offered: ${notOffered.map((c) => c.checkType).join(', ')}` : '';
-  return {
-    datasets,
-    checkTypes,
-    ok: problems.length === 0,
-    verdict: `${problems.length === 0 ? `${datasets.length} datasets, all fresh` : problems.join('; ')}${offered}`,
-  };
+  const { ok, verdict } = judged(problems, `${datasets.length} datasets, all fresh`);
+  return { datasets, checkTypes, ok, verdict: `${verdict}${offered}` };
 }
 
 async function checkQueueHealth(db: Queryable): Promise<CheckQueueHealth> {
@@ -297,12 +293,13 @@ async function checkQueueHealth(db: Queryable): Promise<CheckQueueHealth> {
     running: row.running,
     stuck: row.stuck,
     oldestDueAgeMs: row.oldest_due_ms === null ? null : Math.round(row.oldest_due_ms),
-    ok: problems.length === 0,
-    verdict:
-      problems.length > 0
-        ? problems.join('; ')
-        : `${row.due} due, ${row.running} running, ${row.waiting} waiting to retry`,
+    ...judged(problems, `${row.due} due, ${row.running} running, ${row.waiting} waiting to retry`),
   };
+}
+
+/** A part's verdict: its problems, or what it looks like when it has none. */
+function judged(problems: readonly string[], allWell: string): { ok: boolean; verdict: string } {
+  return { ok: problems.length === 0, verdict: problems.length > 0 ? problems.join('; ') : allWell };
 }
 
 async function webhookHealth(db: Queryable): Promise<WebhookHealth> {
@@ -336,10 +333,6 @@ async function webhookHealth(db: Queryable): Promise<WebhookHealth> {
     retrying: row.retrying,
     deadLastDay: row.dead,
     oldestDueAgeMs: row.oldest_due_ms === null ? null : Math.round(row.oldest_due_ms),
-    ok: problems.length === 0,
-    verdict:
-      problems.length > 0
-        ? problems.join('; ')
-        : `${row.pending} pending, ${row.retrying} retrying, none dead`,
+    ...judged(problems, `${row.pending} pending, ${row.retrying} retrying, none dead`),
   };
 }
