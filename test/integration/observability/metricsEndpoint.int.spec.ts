@@ -13,6 +13,7 @@ import { SCOPES } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey } from '../../../src/workspace/keyStore.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { createKey } from '../../support/caseApi.js';
+import { eventually } from '../../support/eventually.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -74,7 +75,14 @@ describe('/metrics and /health/status', () => {
     expect((await fetch(`${url}/v1/cases/NOSUCH123`, { headers })).status).toBe(429);
     expect((await fetch(`${url}/no/such/path`)).status).toBe(404);
 
-    const text = await scrape();
+    // Counted once each response has been sent, which may come just after the client has read it.
+    const text = await eventually(async () => {
+      const scraped = await scrape();
+      expect(
+        sample(scraped, 'casescreen_http_requests_total{route="unmatched",method="GET",status="404"}'),
+      ).toBe(1);
+      return scraped;
+    });
     expect(sample(text, 'casescreen_http_requests_total{route="/v1/groups",method="GET",status="200"}')).toBe(
       3,
     );
