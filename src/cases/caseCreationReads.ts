@@ -4,7 +4,14 @@ import { streamReadOfJson, streamTailJson } from '../eventStore/postgres/postgre
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
 import { CURRENT_SNAPSHOTS_JSON, currentSnapshotsOfJson } from '../screening/snapshots/snapshotStore.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
-import { GROUP_COLUMNS, type Group, KEY_GROUP_ORDER, toGroup } from '../workspace/workspaceStore.js';
+import {
+  distinctUserIds,
+  GROUP_COLUMNS,
+  type Group,
+  KEY_GROUP_ORDER,
+  memberIdsAmongSql,
+  toGroup,
+} from '../workspace/workspaceStore.js';
 
 /**
  * Everything `POST /v1/cases` checks before it writes, read in one statement (one round trip, one
@@ -57,8 +64,7 @@ export async function readForCaseCreation(
         WHERE account_id = $1 AND id = ANY ($2::uuid[]) AND ($3::uuid IS NULL OR id = $3::uuid)
         ORDER BY ${KEY_GROUP_ORDER} LIMIT 1)
      SELECT g.*,
-            ARRAY(SELECT m.user_id::text FROM group_memberships m
-                   WHERE m.group_id = g.id AND m.user_id = ANY ($4::uuid[]) ORDER BY m.user_id) AS member_ids,
+            ${memberIdsAmongSql('g.id', '$4')} AS member_ids,
             ${CURRENT_SNAPSHOTS_JSON} AS snapshots
             ${streams}
        FROM (SELECT 1) one LEFT JOIN chosen g ON true`,
@@ -66,7 +72,7 @@ export async function readForCaseCreation(
       request.key.accountId,
       request.key.groupIds,
       request.groupId,
-      [...new Set(request.userIds.map((id) => id.toLowerCase()))],
+      distinctUserIds(request.userIds),
       ...(withStreams ? [request.firstSubjectStream, request.firstCaseStream] : []),
     ],
   );

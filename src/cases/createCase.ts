@@ -1,12 +1,12 @@
 import { groupsOfSubjectCases } from '../../projections/cases/queries.js';
-import { type EventIds, inStreamTurn } from '../eventSourcing/commandHandler.js';
+import { type EventIds, inStreamTurn, outliveRace } from '../eventSourcing/commandHandler.js';
 import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.js';
 import { type NewEvent, type ReadStreamResult, WrongExpectedVersionError } from '../eventStore/eventStore.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import { findProfile, listProfiles, type ScreeningProfile } from '../screening/scoring/profiles.js';
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
 import { availabilityOf } from '../screening/snapshots/sourceAvailability.js';
-import { sleep } from '../shared/sleep.js';
+import { notFoundText } from '../shared/notFound.js';
 import { decideSubject, type SentDetails, type UseSubject } from '../subjects/subjectDecide.js';
 import {
   evolveSubject,
@@ -18,6 +18,7 @@ import {
 } from '../subjects/subjectEvents.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
+import { canSeeGroup } from '../workspace/keyPolicy.js';
 import { findGroupForKey, type Group, listGroupsForKey } from '../workspace/workspaceStore.js';
 import { keyRequester } from './caseAccess.js';
 import { readForCaseCreation } from './caseCreationReads.js';
@@ -93,7 +94,7 @@ export async function createCase(
   }
 
   // A group named but outside the key's scope is not found, exactly like a missing one.
-  if (input.case.groupId && !key.groupIds.includes(input.case.groupId.toLowerCase())) {
+  if (input.case.groupId && !canSeeGroup(key, input.case.groupId)) {
     return { ok: false, rejection: groupNotFound(input.case.groupId) };
   }
   const subject = useSubject(request, input.subject, now);
@@ -117,7 +118,7 @@ export async function createCase(
 
   // The subject as this case will screen it, decided on the subject as read now: a refusal leaves nothing behind.
   const subjectAt = subject.in(group.id);
-  const previewed = await previewSubject(deps, subjectAt, request.eventId(0), 0, reads.firstSubject);
+  const previewed = await previewSubject(deps, subjectAt, subjectEventIds(request), 0, reads.firstSubject);
   if ('code' in previewed) return { ok: false, rejection: previewed };
 
   const command = (caseReference: string, subject: SubjectState): CaseCommand => ({
@@ -177,14 +178,20 @@ async function findOwnCase(deps: CreateCaseDeps, request: CreatingRequest): Prom
 
 /** The case as this request's earlier attempt left it, when that attempt wrote the loaded stream. */
 function ownCaseIn(loaded: LoadedCase, request: CreatingRequest): CaseState | undefined {
-  const ownId = request.eventId(1).toLowerCase();
-  const own = loaded.events.findIndex((event) => event.id === ownId);
-  if (own < 0) return undefined;
-  const asLeft = loaded.events.slice(0, own + 1);
-  return (
-    asLeft.reduce<MaybeCase>((state, stored) => caseStream.evolve(state, stored.event), null) ?? undefined
-  );
+  return caseCommandHandler.asLeftBy(loaded, caseEventIds(request)) ?? undefined;
 }
+
+/** The case's events take ids 1 and up of the request's; the subject's first event takes id 0. */
+const caseEventIds =
+  (request: CreatingRequest): EventIds =>
+  (index) =>
+    request.eventId(1 + index);
+
+/** The subject's events: the first takes id 0, later ones ids from `LATER_SUBJECT_EVENT_IDS` on. */
+const subjectEventIds =
+  (request: CreatingRequest): EventIds =>
+  (index) =>
+    request.eventId(index === 0 ? 0 : LATER_SUBJECT_EVENT_IDS + index);
 
 /**
  * `case.group_id` when given (not found unless the key can see it), else the key's default group:
@@ -210,7 +217,7 @@ function groupRejection(groupId: string | null): Rejection {
 }
 
 function groupNotFound(groupId: string): Rejection {
-  return reject('not_found', `Group ${groupId} was not found.`).rejection;
+  return reject('not_found', notFoundText('group', groupId)).rejection;
 }
 
 /** The subject command on a candidate reference (the named subject's whatever the candidate). */
@@ -238,7 +245,7 @@ function useSubject(
   const named = sent.subjectReference;
   // A malformed reference names no subject; reading it would not even make a stream name.
   if (named !== null && !SUBJECT_REFERENCE.test(named))
-    return reject('not_found', `Subject ${named} was not found.`).rejection;
+    return reject('not_found', notFoundText('subject', named)).rejection;
   const { mode, subjectReference: _reference, ...details } = sent;
   const referenceAt = (candidate: number) =>
     named ??
@@ -289,7 +296,7 @@ interface PreviewedSubject {
 async function previewSubject(
   deps: CreateCaseDeps,
   subjectAt: SubjectCommandAt,
-  ownFirstEventId: string,
+  ownEventIds: EventIds,
   from: number,
   /** The stream of candidate `from`, when it was read already. */
   read?: ReadStreamResult,
@@ -302,9 +309,8 @@ async function previewSubject(
         : await subjectCommandHandler.load(deps.store, base.subjectReference);
     // An earlier attempt of this request wrote this subject: it is this request's, as it left it
     // (the command handler answers "applied before" the same way), whatever the key's groups are now.
-    if (stored.state && stored.events.some((event) => event.id === ownFirstEventId.toLowerCase())) {
-      return { candidate, command: base, preview: stored.state, revision: stored.revision, events: [] };
-    }
+    const asLeft = subjectCommandHandler.asLeftBy(stored, ownEventIds);
+    if (asLeft) return { candidate, command: base, preview: asLeft, revision: stored.revision, events: [] };
     const command = await withGroupsOfCases(deps, base, stored.state);
     const decision = decideSubject(command, stored.state);
     if (decision.ok) {
@@ -352,8 +358,6 @@ async function writeSubjectAndCase(
     firstCaseTaken: boolean | undefined;
   },
 ): Promise<Outcome<CaseState>> {
-  const subjectEventId: EventIds = (index) =>
-    request.eventId(index === 0 ? 0 : LATER_SUBJECT_EVENT_IDS + index);
   let subject = plan.previewed;
   let attempt = 0;
   let races = 0;
@@ -381,28 +385,26 @@ async function writeSubjectAndCase(
           ? [
               {
                 streamName: subjectStream,
-                events: toNewEvents(subject.events, subjectEventId),
+                events: toNewEvents(subject.events, subjectEventIds(request)),
                 expectedRevision: subject.revision === -1n ? ('no_stream' as const) : subject.revision,
               },
             ]
           : []),
         {
           streamName: caseStreamName,
-          events: toNewEvents(decision.events, (i) => request.eventId(1 + i)),
+          events: toNewEvents(decision.events, caseEventIds(request)),
           expectedRevision: 'no_stream',
         },
       ]);
     } catch (error) {
       // Past the races a request outlives, the error itself is the answer: 503, retry (errorHandling.ts).
-      if (!(error instanceof WrongExpectedVersionError) || ++races > MAX_WRITE_RACES) throw error;
-      // Another process's writer: a random moment apart, so many of them spread out.
-      await sleep(Math.random() * WRITE_RACE_JITTER_MS);
-      if (error.streamName === caseStreamName) {
+      await outliveRace(error, ++races);
+      if (error instanceof WrongExpectedVersionError && error.streamName === caseStreamName) {
         // Another request created a case here meanwhile: look at it again (it may be this request's).
         taken = true;
         continue;
       }
-      const again = await previewSubject(deps, plan.subjectAt, request.eventId(0), subject.candidate);
+      const again = await previewSubject(deps, plan.subjectAt, subjectEventIds(request), subject.candidate);
       if ('code' in again) return { ok: false, rejection: again };
       subject = again;
       taken = undefined;
@@ -414,10 +416,6 @@ async function writeSubjectAndCase(
   }
   throw new Error(`No free case reference after ${MAX_REFERENCE_ATTEMPTS} candidates`);
 }
-
-/** Concurrent writers of the subject or a candidate case a request outlives before giving up. */
-const MAX_WRITE_RACES = 10;
-const WRITE_RACE_JITTER_MS = 20;
 
 function toNewEvents(events: readonly { type: string; data: unknown }[], eventId: EventIds): NewEvent[] {
   return events.map((event, index) => ({ id: eventId(index), type: event.type, data: event.data }));

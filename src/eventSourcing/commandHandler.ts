@@ -60,6 +60,16 @@ const MAX_CONCURRENCY_RETRIES = 10;
 const RETRY_JITTER_MS = 20;
 
 /**
+ * After an append failed: rethrows unless it lost a race on an expected revision that the writer may
+ * still outlive (`racesLost` so far, this one included), and otherwise waits a random moment before
+ * the writer decides again. The one retry policy of every command, single-stream or not.
+ */
+export async function outliveRace(error: unknown, racesLost: number): Promise<void> {
+  if (!(error instanceof WrongExpectedVersionError) || racesLost > MAX_CONCURRENCY_RETRIES) throw error;
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_JITTER_MS));
+}
+
+/**
  * Commands of this process on one stream, one after another: simultaneous requests on one case
  * (reviews of its matches, say) all succeed without an optimistic-concurrency retry storm.
  */
@@ -106,6 +116,12 @@ export interface CommandHandler<State, Event> {
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
   ): Promise<HandleOutcome<State, Event>>;
+  /**
+   * "Already applied": the state an earlier attempt of a request left, when the stream (loaded from
+   * the start) holds that attempt's events, `eventId(0)` onwards; undefined otherwise. `handle`
+   * answers a retry with it; writers of more than one stream ask it themselves.
+   */
+  asLeftBy(loaded: LoadedStream<State, Event>, eventId: EventIds): State | undefined;
 }
 
 export function commandHandler<State, Event extends { type: string; data: unknown }>(
@@ -152,17 +168,10 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
   ): Promise<HandleOutcome<State, Event>> {
-    for (let attempt = 0; ; attempt++) {
+    for (let racesLost = 0; ; ) {
       const loaded = await load(store, id);
-      const own = ownEvents(loaded.events, eventId);
-      if (own !== undefined) {
-        return {
-          ok: true,
-          state: fold(loaded.events.slice(0, own + 1), type.initialState()),
-          appended: [],
-          alreadyApplied: true,
-        };
-      }
+      const asLeft = asLeftBy(loaded, eventId);
+      if (asLeft !== undefined) return { ok: true, state: asLeft, appended: [], alreadyApplied: true };
       const decision = decide(loaded.state);
       if (!decision.ok) return decision;
       if (decision.events.length === 0) {
@@ -176,8 +185,7 @@ export function commandHandler<State, Event extends { type: string; data: unknow
           { expectedRevision },
         );
       } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError) || attempt >= MAX_CONCURRENCY_RETRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * RETRY_JITTER_MS));
+        await outliveRace(error, ++racesLost);
         continue;
       }
       const state = decision.events.reduce(type.evolve, loaded.state);
@@ -185,7 +193,12 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     }
   }
 
-  return { streamName, load, folded, handle };
+  function asLeftBy(loaded: LoadedStream<State, Event>, eventId: EventIds): State | undefined {
+    const own = ownEvents(loaded.events, eventId);
+    return own === undefined ? undefined : fold(loaded.events.slice(0, own + 1), type.initialState());
+  }
+
+  return { streamName, load, folded, handle, asLeftBy };
 }
 
 /** The index of the last event an earlier attempt of this request appended, if it appended any. */

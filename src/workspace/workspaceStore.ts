@@ -161,17 +161,31 @@ export async function findGroup(db: Queryable, groupId: string): Promise<Group |
 }
 
 /** Those of `userIds` that are members of the group (the case rules' `groupMemberIds`). */
+/**
+ * The ids among `userIds` (a uuid[] parameter) that are members of `groupId` (an SQL expression), as
+ * a text[] column: the rule of "owner and collaborators are members of the group", for statements
+ * that read it together with other things.
+ */
+export const memberIdsAmongSql = (groupId: string, userIds: string) =>
+  `ARRAY(SELECT m.user_id::text FROM group_memberships m
+          WHERE m.group_id = ${groupId} AND m.user_id = ANY (${userIds}::uuid[]) ORDER BY m.user_id)`;
+
+/** Lower-cased and once each, as `memberIdsAmongSql` and `groupMembersAmong` take them. */
+export const distinctUserIds = (userIds: readonly string[]) => [
+  ...new Set(userIds.map((id) => id.toLowerCase())),
+];
+
 export async function groupMembersAmong(
   db: Queryable,
   groupId: string,
   userIds: readonly string[],
 ): Promise<string[]> {
   if (userIds.length === 0) return [];
-  const { rows } = await db.query<{ user_id: string }>(
-    'SELECT user_id FROM group_memberships WHERE group_id = $1 AND user_id = ANY($2::uuid[]) ORDER BY user_id',
-    [groupId, [...new Set(userIds.map((id) => id.toLowerCase()))]],
+  const { rows } = await db.query<{ member_ids: string[] }>(
+    `SELECT ${memberIdsAmongSql('$1', '$2')} AS member_ids`,
+    [groupId, distinctUserIds(userIds)],
   );
-  return rows.map((row) => row.user_id);
+  return rows[0]!.member_ids;
 }
 
 export async function findUser(db: Queryable, userId: string): Promise<User | undefined> {
