@@ -1,4 +1,5 @@
 import type { ApiErrorCode } from '../server/errors.js';
+import { notFoundText } from '../shared/notFound.js';
 import type { WebhookEventType } from '../webhooks/webhookEvents.js';
 
 /**
@@ -560,7 +561,7 @@ export const ERROR_EXAMPLES: Record<ApiErrorCode, { message: string; details: un
       'Agent keys cannot record final case decisions; leave the decision to a person or a permitted API client.',
     details: { actor_type: 'agent' },
   },
-  not_found: { message: `Case ${CASE_REFERENCE} was not found.`, details: null },
+  not_found: { message: notFoundText('case', CASE_REFERENCE), details: null },
   method_not_allowed: {
     message: 'Method DELETE is not allowed on this path.',
     details: { allowed_methods: ['GET'] },

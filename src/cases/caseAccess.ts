@@ -1,4 +1,5 @@
 import { type Rejection, reject } from '../eventSourcing/decision.js';
+import { notFoundText } from '../shared/notFound.js';
 import type { ApiKeyRecord } from '../workspace/apiKeys.js';
 import { canSeeGroup, type KeyGrant } from '../workspace/keyPolicy.js';
 import type { User } from '../workspace/workspaceStore.js';
@@ -16,7 +17,7 @@ export interface CaseRequester {
 }
 
 const hidden = (state: CaseState, why?: string): Rejection =>
-  reject('not_found', why ?? `no case ${state.caseReference}`).rejection;
+  reject('not_found', why ?? notFoundText('case', state.caseReference)).rejection;
 
 /** The spec's scope rule for keys: a case of another account, or of a group the key cannot see, is not found. */
 export function isCaseVisibleToKey(state: CaseState, key: KeyGrant & { accountId: string }): boolean {

@@ -3,6 +3,8 @@ import { groupsOfSubjectCases } from '../../projections/cases/queries.js';
 import type { EventIds } from '../eventSourcing/commandHandler.js';
 import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.js';
 import type { EventStore } from '../eventStore/eventStore.js';
+import type { Clock } from '../shared/clock.js';
+import { notFoundText } from '../shared/notFound.js';
 import { decideSubject } from '../subjects/subjectDecide.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
 import { findGroup, groupMembersAmong } from '../workspace/workspaceStore.js';
@@ -32,7 +34,7 @@ import { attachmentId, caseReferenceOfCheck, caseReferenceOfMatch, materialId } 
 export interface CaseServiceDeps {
   pool: pg.Pool;
   store: EventStore;
-  clock: () => Date;
+  clock: Clock;
 }
 
 /** What a use case did to the case: its state after, and the events it appended (none: nothing changed). */
@@ -49,7 +51,7 @@ type BuildCommand = (
   now: string,
 ) => Promise<CaseCommand | Rejection> | CaseCommand | Rejection;
 
-const noCase = (caseReference: string) => reject('not_found', `no case ${caseReference}`);
+const noCase = (caseReference: string) => reject('not_found', notFoundText('case', caseReference));
 
 /**
  * Runs a command on a case the requester may act on. The case is read first for what the command

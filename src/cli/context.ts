@@ -4,8 +4,8 @@ import { type Config, loadConfig } from '../config.js';
 import { describeDatabase } from '../db/database.js';
 import type { MigrationReport } from '../db/migrate.js';
 import type { EventStore } from '../eventStore/eventStore.js';
-import { type Clock, systemClock } from '../shared/clock.js';
-import type { CliIo } from './io.js';
+import type { Clock } from '../shared/clock.js';
+import { type CliIo, clockOf } from './io.js';
 
 export interface CliContext {
   pool: pg.Pool;
@@ -36,7 +36,7 @@ export async function withCliContext<T>(io: CliIo, command: (context: CliContext
       store,
       migration,
       installedProjections,
-      clock: io.clock ?? systemClock,
+      clock: clockOf(io),
       config,
     });
   } finally {

@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 
 export interface CliOutput {
   write(text: string): unknown;
@@ -12,4 +12,9 @@ export interface CliIo {
   signal?: AbortSignal;
   /** The time of what the commands record; the system clock unless a test sets it. */
   clock?: Clock;
+}
+
+/** The clock a command reads: the test's, or the system's. */
+export function clockOf(io: CliIo): Clock {
+  return io.clock ?? systemClock;
 }

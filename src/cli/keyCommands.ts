@@ -81,18 +81,22 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
     .option('--json', 'print {keyId, apiKey, keyPrefix, accountId, name, scopes, ...}')
     .action(async (options) => {
       const input = parseInput(keyCreateInput, options);
-      await inContext(async ({ pool }) => {
-        const { key, rawKey } = await createApiKey(pool, {
-          accountId: input.account,
-          name: input.name,
-          scopes: input.scopes,
-          actorType: input.actor,
-          finalDecision: input.finalDecision,
-          groups: input.groups,
-          expiresAt: input.expiresAt ?? null,
-        });
+      await inContext(async ({ pool, clock }) => {
+        const { key, rawKey } = await createApiKey(
+          pool,
+          {
+            accountId: input.account,
+            name: input.name,
+            scopes: input.scopes,
+            actorType: input.actor,
+            finalDecision: input.finalDecision,
+            groups: input.groups,
+            expiresAt: input.expiresAt ?? null,
+          },
+          clock(),
+        );
         if (input.json) {
-          const { id, ...rest } = describeKey(key);
+          const { id, ...rest } = describeKey(key, clock());
           writeJson(io, { keyId: id, apiKey: rawKey, ...rest });
         } else {
           io.stdout.write(
@@ -112,13 +116,13 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
     .option('--json', 'print {accountId, keys: [...]}')
     .action(async (options) => {
       const input = parseInput(keyListInput, options);
-      await inContext(async ({ pool }) => {
+      await inContext(async ({ pool, clock }) => {
         if (!(await findAccount(pool, input.account))) {
           io.stderr.write(`error: no account ${input.account}\n`);
           return 1;
         }
         const list = await listApiKeys(pool, input.account);
-        const now = new Date();
+        const now = clock();
         if (input.json) {
           writeJson(io, { accountId: input.account, keys: list.map((key) => describeKey(key, now)) });
           return 0;
@@ -163,8 +167,8 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
     .option('--json', 'print {keyId, outcome, revokedAt}')
     .action(async (id: string, options) => {
       const input = parseInput(keyRevokeInput, { ...options, id }, ID_LABEL);
-      await inContext(async ({ pool }) => {
-        const result = await revokeApiKey(pool, input.id);
+      await inContext(async ({ pool, clock }) => {
+        const result = await revokeApiKey(pool, input.id, clock());
         if (result.outcome === 'unknown') {
           io.stderr.write(`error: no API key ${input.id}\n`);
           return 1;
@@ -189,8 +193,8 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
     .option('--json', 'print {keyId, outcome, expiresAt}')
     .action(async (id: string, options) => {
       const input = parseInput(keyExpireInput, { ...options, id }, ID_LABEL);
-      await inContext(async ({ pool }) => {
-        const result = await expireApiKey(pool, input.id, input.at ?? new Date());
+      await inContext(async ({ pool, clock }) => {
+        const result = await expireApiKey(pool, input.id, input.at ?? clock());
         switch (result.outcome) {
           case 'unknown':
             io.stderr.write(`error: no API key ${input.id}\n`);
@@ -216,7 +220,7 @@ export function registerKeyCommands(program: Command, { io, inContext }: Command
 }
 
 /** A key for output: everything but secrets (the record holds none), plus its status. */
-function describeKey(key: ApiKeyRecord, now: Date = new Date()) {
+function describeKey(key: ApiKeyRecord, now: Date) {
   return {
     id: key.id,
     accountId: key.accountId,

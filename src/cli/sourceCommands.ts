@@ -251,8 +251,8 @@ export function registerSourceCommands(program: Command, { io, inContext }: Comm
       const input = parseInput(statusInput, options);
       // The service's limit, from the same configuration: the report says what the service does.
       const staleAfterMs = loadConfig(io.env).sourceStaleAfterMs;
-      await inContext(async ({ pool }) => {
-        const now = new Date();
+      await inContext(async ({ pool, clock }) => {
+        const now = clock();
         const datasets = await listDatasets(pool, now, staleAfterMs);
         // From the same snapshots as the datasets above, so the two parts of the report agree.
         const checkTypes = availabilityOf(

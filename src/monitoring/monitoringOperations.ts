@@ -11,6 +11,8 @@ import type { Queryable } from '../db/sql.js';
 import { type Outcome, reject } from '../eventSourcing/decision.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import type { CheckType } from '../screening/checkTypes.js';
+import type { Clock } from '../shared/clock.js';
+import { notFoundText } from '../shared/notFound.js';
 import type {
   EnrolledFrom,
   MonitoringEvent,
@@ -51,7 +53,7 @@ export interface OperationsDeps {
 export const DEFAULT_OPERATOR_LIST = 50;
 export const MAX_OPERATOR_LIST = 1000;
 
-const notFound = (id: string) => reject('not_found', `Monitoring configuration ${id} was not found.`);
+const notFound = (id: string) => reject('not_found', notFoundText('monitoringConfig', id));
 
 /** A configuration in a line's worth of facts. */
 export interface ConfigSummary {
@@ -412,7 +414,7 @@ export interface QueuedOperatorRun {
  * configurations, since an operator asked for exactly that.
  */
 export async function queueOperatorRun(
-  deps: OperationsDeps & { clock: () => Date },
+  deps: OperationsDeps & { clock: Clock },
   input: OperatorRunInput,
   triggerKey: string,
 ): Promise<Outcome<QueuedOperatorRun>> {

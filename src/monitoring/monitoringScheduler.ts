@@ -4,6 +4,7 @@ import { CASE_CATEGORY, type CaseCreated } from '../cases/caseEvents.js';
 import type { Queryable } from '../db/sql.js';
 import type { EventStore, RecordedEvent } from '../eventStore/eventStore.js';
 import { type SnapshotBecameCurrent, SOURCE_DATASET_CATEGORY } from '../screening/snapshots/datasetStream.js';
+import type { Clock } from '../shared/clock.js';
 import { SUBJECT_CATEGORY } from '../subjects/subjectEvents.js';
 import type { SubscriptionHandler } from '../subscriptions/handler.js';
 import { MONITORING_CATEGORY, type MonitoringEvent, type RunTrigger } from './monitoringEvents.js';
@@ -126,7 +127,7 @@ export async function insertSweeps(db: Queryable, events: readonly RecordedEvent
 
 /** The enrollments of cases created with `monitoring.enable` (follow-up cases never enroll). */
 async function enrollFromCases(
-  deps: { pool: pg.Pool; store: EventStore; clock: () => Date },
+  deps: { pool: pg.Pool; store: EventStore; clock: Clock },
   events: readonly RecordedEvent[],
 ): Promise<void> {
   for (const recorded of events) {
@@ -166,7 +167,7 @@ async function enrollFromCases(
 export function monitoringSchedulerHandler(deps: {
   pool: pg.Pool;
   store: EventStore;
-  clock: () => Date;
+  clock: Clock;
   onQueued?: () => void;
 }): SubscriptionHandler {
   return {

@@ -6,6 +6,8 @@ import { type Outcome, type Rejection, reject } from '../eventSourcing/decision.
 import type { EventStore } from '../eventStore/eventStore.js';
 import type { CheckType } from '../screening/checkTypes.js';
 import { DEFAULT_PROFILE_ID } from '../screening/scoring/profiles.js';
+import type { Clock } from '../shared/clock.js';
+import { notFoundText } from '../shared/notFound.js';
 import { decideSubject } from '../subjects/subjectDecide.js';
 import { SUBJECT_REFERENCE, type SubjectState } from '../subjects/subjectEvents.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
@@ -31,7 +33,7 @@ import { monitoringCommandHandler } from './monitoringStream.js';
 export interface MonitoringServiceDeps {
   pool: pg.Pool;
   store: EventStore;
-  clock: () => Date;
+  clock: Clock;
 }
 
 /** Who enrolls or changes a configuration, and which groups they may see. */
@@ -72,7 +74,7 @@ export interface ConfigChange {
 /** Subject events take ids from here on, apart from the configuration's. */
 const SUBJECT_EVENT_IDS = 100;
 
-const noConfig = (id: string) => reject('not_found', `Monitoring configuration ${id} was not found.`);
+const noConfig = (id: string) => reject('not_found', notFoundText('monitoringConfig', id));
 
 /**
  * Enrolls a subject in a group, or updates its configuration there (the spec's create-or-update).
@@ -166,7 +168,7 @@ export async function updateMonitoringConfig(
       !requester.visibleGroupIds.includes(groupId.toLowerCase()) ||
       !(await findGroup(deps.pool, groupId))
     ) {
-      return reject('not_found', `Group ${groupId} was not found.`);
+      return reject('not_found', notFoundText('group', groupId));
     }
     const there = await configIdOf(deps.pool, {
       accountId: existing.accountId,
@@ -242,7 +244,7 @@ async function useSubject(
   now: string,
   eventId: EventIds,
 ): Promise<SubjectState | Rejection> {
-  const notFound = reject('not_found', `Subject ${subjectReference} was not found.`).rejection;
+  const notFound = reject('not_found', notFoundText('subject', subjectReference)).rejection;
   if (!SUBJECT_REFERENCE.test(subjectReference)) return notFound;
   const outcome = await subjectCommandHandler.handle(
     deps.store,

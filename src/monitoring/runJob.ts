@@ -4,6 +4,7 @@ import { loadCase } from '../cases/caseStream.js';
 import type { IndexManager } from '../checks/indexManager.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { defaultProfile, findProfile } from '../screening/scoring/profiles.js';
+import type { Clock } from '../shared/clock.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
 import { caseEvidence } from './caseEvidence.js';
 import { openFollowUpCase } from './followUpCase.js';
@@ -37,7 +38,7 @@ export interface RunJobDeps {
   store: EventStore;
   indexManager: IndexManager;
   staleAfterMs: number;
-  clock: () => Date;
+  clock: Clock;
 }
 
 export async function runMonitoringJob(

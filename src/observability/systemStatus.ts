@@ -10,6 +10,7 @@ import { CHECK_TYPES, type CheckType } from '../screening/checkTypes.js';
 import { currentSnapshots } from '../screening/snapshots/snapshotStore.js';
 import { availabilityOf } from '../screening/snapshots/sourceAvailability.js';
 import { formatDuration, freshness } from '../screening/snapshots/staleness.js';
+import { systemClock } from '../shared/clock.js';
 import { type CheckpointRow, listCheckpoints } from '../subscriptions/checkpointStore.js';
 import { countEventsAfter, type FeedLag, formatLag } from '../subscriptions/feedLag.js';
 import { webhookFanOutHandler } from '../webhooks/fanOut.js';
@@ -148,7 +149,7 @@ async function expectedSubscriptions(pool: pg.Pool, store: EventStore): Promise<
   for (const handler of [
     checkSchedulerHandler(),
     webhookFanOutHandler(store),
-    monitoringSchedulerHandler({ pool, store, clock: () => new Date() }),
+    monitoringSchedulerHandler({ pool, store, clock: systemClock }),
   ]) {
     expected.push({
       subscriptionId: handler.subscriptionId,

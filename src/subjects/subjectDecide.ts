@@ -2,6 +2,7 @@ import type { BirthDate } from '../cases/caseEvents.js';
 import { accept, type Decision, reject } from '../eventSourcing/decision.js';
 import { canonicalJson } from '../idempotency/fingerprint.js';
 import type { EntityKind } from '../screening/model/listedEntity.js';
+import { notFoundText } from '../shared/notFound.js';
 import {
   type SubjectDetails,
   type SubjectEvent,
@@ -54,7 +55,7 @@ export function decideSubject(command: SubjectCommand, state: SubjectState | nul
   const visible =
     state !== null && state.accountId === accountId && isVisible(command, groupsOf(command, state));
   // One answer for a missing subject, another account's and another group's: references cannot be probed.
-  if (command.named && !visible) return reject('not_found', `Subject ${subjectReference} was not found.`);
+  if (command.named && !visible) return reject('not_found', notFoundText('subject', subjectReference));
   if (state !== null && state.accountId !== accountId) {
     // A derived reference includes the account: this cannot happen unless the derivation changed.
     throw new Error(`Subject ${subjectReference} belongs to another account`);

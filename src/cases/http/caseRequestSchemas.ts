@@ -12,6 +12,7 @@ import { CHECK_TYPES } from '../../screening/checkTypes.js';
 import { ENTITY_KINDS } from '../../screening/model/listedEntity.js';
 import { countryCode } from '../../screening/parsers/countries.js';
 import { ApiError } from '../../server/errors.js';
+import { notFoundText } from '../../shared/notFound.js';
 import { CASE_REFERENCE, CHECK_REFERENCE } from '../references.js';
 
 /**
@@ -273,10 +274,10 @@ export const MaterialBody = z
 // One 404 per kind of object, whatever the reason it is not there: an object outside the key's
 // account or groups gets exactly the answer a missing one gets, so references cannot be probed.
 export const caseNotFound = (caseReference: string) => () =>
-  ApiError.notFound(`Case ${caseReference} was not found.`);
+  ApiError.notFound(notFoundText('case', caseReference));
 export const checkNotFound = (checkReference: string) => () =>
-  ApiError.notFound(`Check ${checkReference} was not found.`);
-export const matchNotFound = (matchId: string) => () => ApiError.notFound(`Match ${matchId} was not found.`);
+  ApiError.notFound(notFoundText('check', checkReference));
+export const matchNotFound = (matchId: string) => () => ApiError.notFound(notFoundText('match', matchId));
 
 export const CaseReferenceParams = z.object({
   case_reference: z

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { foldCase } from '../../cases/caseState.js';
 import { loadCase } from '../../cases/caseStream.js';
+import { notFoundText } from '../../shared/notFound.js';
 import { type CommandHost, helpExamples, parseInput, writeJson } from '../commandSupport.js';
 import type { CliContext } from '../context.js';
 import type { CliIo } from '../io.js';
@@ -47,7 +48,7 @@ async function caseHistory(
 ): Promise<number> {
   const { events: stored } = await loadCase(context.store, input.caseReference);
   if (stored.length === 0) {
-    io.stderr.write(`error: no case ${input.caseReference}\n`);
+    io.stderr.write(`error: ${notFoundText('case', input.caseReference)}\n`);
     return 1;
   }
   // The case at a time is the longest prefix of its stream recorded by then: revisions are

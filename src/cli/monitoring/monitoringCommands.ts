@@ -11,6 +11,7 @@ import {
   listSweeps,
   queueOperatorRun,
 } from '../../monitoring/monitoringOperations.js';
+import { notFoundText } from '../../shared/notFound.js';
 import { type CommandHost, helpExamples, parseInput, writeJson } from '../commandSupport.js';
 import type { CliIo } from '../io.js';
 import {
@@ -284,7 +285,7 @@ export function registerMonitoringCommands(program: Command, { io, inContext }: 
 }
 
 function notFound(io: CliIo, id: string): number {
-  io.stderr.write(`error: Monitoring configuration ${id} was not found.\n`);
+  io.stderr.write(`error: ${notFoundText('monitoringConfig', id)}\n`);
   return 1;
 }
 

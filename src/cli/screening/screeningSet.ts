@@ -13,7 +13,7 @@ import {
 } from '../../screening/snapshots/snapshotStore.js';
 import { formatDuration, freshness } from '../../screening/snapshots/staleness.js';
 import { CliInputError } from '../commandSupport.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, clockOf } from '../io.js';
 import type { ScreenInput } from './screenFlags.js';
 
 /**
@@ -156,7 +156,7 @@ async function givenSnapshots(pool: pg.Pool, ids: readonly string[]): Promise<Re
 /** The staleness rule and limit of the service (SOURCE_STALE_AFTER), so that both say the same. */
 function warnStale(io: CliIo, snapshots: readonly ReadySnapshot[]): void {
   const staleAfterMs = loadConfig(io.env).sourceStaleAfterMs;
-  const now = new Date();
+  const now = clockOf(io)();
   for (const snapshot of snapshots) {
     const { ageMs, stale } = freshness(snapshot, now, staleAfterMs);
     if (!stale) continue;

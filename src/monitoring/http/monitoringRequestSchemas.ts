@@ -6,6 +6,7 @@ import {
 } from '../../api/examples.js';
 import { CheckTypeList, FreeForm, Id, UserIds } from '../../cases/http/caseRequestSchemas.js';
 import { ApiError } from '../../server/errors.js';
+import { notFoundText } from '../../shared/notFound.js';
 import {
   MONITORING_CONFIG_ID,
   MONITORING_RESULTS,
@@ -108,4 +109,4 @@ export const ListAlertsQuery = z.object({
 
 // One 404 text per kind of object, whatever the reason (missing, another account's, another group's).
 export const monitoringConfigNotFound = (monitoringConfigId: string) => () =>
-  ApiError.notFound(`Monitoring configuration ${monitoringConfigId} was not found.`);
+  ApiError.notFound(notFoundText('monitoringConfig', monitoringConfigId));

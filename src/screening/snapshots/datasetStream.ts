@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/sql.js';
 import { commandHandler, type StreamType } from '../../eventSourcing/commandHandler.js';
 import { accept, type Decision } from '../../eventSourcing/decision.js';
 import type { EventStore, RecordedEvent } from '../../eventStore/eventStore.js';
-import type { Clock } from '../../shared/clock.js';
+import { type Clock, systemClock } from '../../shared/clock.js';
 import type { DeltaSummary } from './loadSnapshot.js';
 import { currentSnapshots, type ReadySnapshot } from './snapshotStore.js';
 
@@ -207,7 +207,7 @@ export async function readDatasetStream(store: EventStore, dataset: string): Pro
 export async function reconcileCurrentSnapshots(
   db: Queryable,
   store: EventStore,
-  clock: Clock = () => new Date(),
+  clock: Clock = systemClock,
 ): Promise<DatasetEvent[]> {
   const { rows } = await db.query<{ dataset: string }>(
     "SELECT DISTINCT dataset FROM source_snapshots WHERE status = 'ready' ORDER BY dataset",

@@ -223,7 +223,7 @@ describe('casescreen cases: history, show and the operator commands', () => {
       }
       expect(await cli('cases', 'history', 'ZZZ000000')).toMatchObject({
         code: 1,
-        stderr: 'error: no case ZZZ000000\n',
+        stderr: 'error: Case ZZZ000000 was not found.\n',
       });
       expect(await cli('cases', 'show', 'ZZZ000000')).toMatchObject({ code: 1 });
       expect((await cli('cases', 'history', 'abc')).code).toBe(2);
@@ -690,7 +690,7 @@ describe('casescreen cases: history, show and the operator commands', () => {
         await cli('cases', 'decision-reason', 'ZZZ000001', '--reason', 'r', '--user', users.alice),
       ).toMatchObject({
         code: 1,
-        stderr: 'error: no case ZZZ000001\n',
+        stderr: 'error: Case ZZZ000001 was not found.\n',
       });
       const file = path.join(dir, 'foreign.txt');
       await writeFile(file, 'x');

@@ -105,7 +105,7 @@ describe.skipIf(!built)('npx casescreen, as a real process', () => {
     expect(await casescreen('cases', 'show', 'not-a-reference')).toMatchObject({ code: 2 });
     expect(await casescreen('cases', 'show', 'ABC123456')).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining('no case ABC123456'),
+      stderr: expect.stringContaining('Case ABC123456 was not found.'),
     });
   });
 });
