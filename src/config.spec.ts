@@ -110,6 +110,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('runs the monitoring safety net every 24h by default, 1 min to 366 days', () => {
+    expect(loadConfig({}).monitoringIntervalMs).toBe(86_400_000);
+    expect(loadConfig({ MONITORING_INTERVAL: '6h' }).monitoringIntervalMs).toBe(21_600_000);
+    expect(loadConfig({ MONITORING_INTERVAL: '' }).monitoringIntervalMs).toBe(86_400_000);
+    for (const outOfRange of ['30s', '367d']) {
+      expect(problemsOf({ MONITORING_INTERVAL: outOfRange })).toContain(
+        'MONITORING_INTERVAL: must be between 1m and 366d',
+      );
+    }
+    expect(problemsOf({ MONITORING_INTERVAL: 'daily' })).toContain('MONITORING_INTERVAL: must be a duration');
+  });
+
   it('refuses check runner settings out of range, by name', () => {
     const message = problemsOf({
       CHECK_WORKERS: '-1',

@@ -237,7 +237,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   async function tick(): Promise<void> {
     try {
       await reconcileCurrentSnapshots(pool, store, clock);
-      await queueScheduledRuns(pool, options.intervalMs);
+      await queueScheduledRuns(pool, options.intervalMs, clock());
     } catch (error) {
       if (!stopping.signal.aborted) logger.warn({ error: describeError(error) }, 'monitoring tick failed');
     }
@@ -297,23 +297,25 @@ async function configsReadModelReached(
 
 /**
  * The safety-net schedule: every active configuration whose last run started more than the interval
- * ago (±10%, spread by the config id so a book enrolled at once does not run at once). The run id
- * derives from the last run's time, so a tick seen twice queues one run.
+ * before `now` (±10%, spread by the config id so a book enrolled at once does not run at once). A
+ * configuration that never ran counts from its enrollment (`last_run_at` is the creation time until a
+ * run starts), so one whose baseline ended without a run is not left unmonitored. The run id derives
+ * from the last run's time, so a tick seen twice queues one run.
  */
-export async function queueScheduledRuns(pool: pg.Pool, intervalMs: number): Promise<number> {
+export async function queueScheduledRuns(pool: pg.Pool, intervalMs: number, now: Date): Promise<number> {
   const { rows } = await pool.query<{ id: string; last_run_at: Date }>(
     `SELECT monitoring_config_id AS id, last_run_at FROM monitoring_configs
       WHERE status = 'active'
         AND last_run_at + make_interval(secs => $1::double precision / 1000
               * (0.9 + 0.2 * (('x' || substr(md5(monitoring_config_id), 1, 8))::bit(32)::bigint / 4294967295.0)))
-            <= now()
+            <= $2::timestamptz
         -- One already queued is left to run: the next 5000 due are the others, oldest first.
         AND NOT EXISTS (SELECT 1 FROM monitoring_jobs j
                          WHERE j.monitoring_config_id = monitoring_configs.monitoring_config_id
                            AND j.status <> 'done')
       ORDER BY last_run_at
       LIMIT 5000`,
-    [intervalMs],
+    [intervalMs, now],
   );
   const runs = rows.map((row) =>
     queuedRun(row.id, { kind: 'schedule' }, `schedule:${row.last_run_at.toISOString()}`),

@@ -9,6 +9,7 @@ import { unXmlFormat } from '../../../src/screening/parsers/unXml.js';
 import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { SCOPES, type Scope } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey } from '../../../src/workspace/keyStore.js';
+import { createGroup } from '../../../src/workspace/workspaceStore.js';
 import {
   createCaseWorkspace,
   createKey,
@@ -18,7 +19,12 @@ import {
   startApiServer,
 } from '../../support/caseApi.js';
 import { eventually } from '../../support/eventually.js';
-import { changedRun, recordRun, runMonitoringCommand } from '../../support/monitoringBuilders.js';
+import {
+  changedRun,
+  enrollNewSubject,
+  recordRun,
+  runMonitoringCommand,
+} from '../../support/monitoringBuilders.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
@@ -422,6 +428,21 @@ describe('monitoring configurations over HTTP', () => {
         (c) => c.monitoring_config_id,
       ),
     ).toEqual([ids[0]]);
+    // Another group's subject, monitored there (B's key lists it, above): nothing for A's key, the
+    // same answer as for a subject that does not exist.
+    expect(await listed(`?subject_reference=${theirs.subject_reference}`)).toEqual({
+      monitoring_configs: [],
+      next_cursor: null,
+    });
+    expect(await listed(`?subject_reference=${freshSubjectReference()}`)).toEqual({
+      monitoring_configs: [],
+      next_cursor: null,
+    });
+    expect(
+      (await listed(`?subject_reference=${theirs.subject_reference}`, keys.b)).monitoring_configs.map(
+        (c) => c.monitoring_config_id,
+      ),
+    ).toEqual([theirs.monitoring_config_id]);
     const paused = (await listed('?status=paused')).monitoring_configs;
     expect(paused.map((c) => c.monitoring_config_id)).toContain(ids[1]);
     expect(paused.every((c) => c.status === 'paused')).toBe(true);
@@ -471,6 +492,55 @@ describe('monitoring configurations over HTTP', () => {
     for (const reference of ['%00', 'sub_%00abc']) {
       const answer = await call('GET', `/v1/monitoring-configs?subject_reference=${reference}`, keys.a);
       expect(answer.status, reference).toBe(400);
+    }
+  });
+
+  it('pages 25 configurations by default', async () => {
+    const { pool } = opened.db;
+    const desk = (await createGroup(pool, { accountId, name: 'Desk Paging' })).id;
+    const deskKey = await createKey(pool, accountId, SCOPES, { groups: { kind: 'ids', ids: [desk] } });
+    const ids: string[] = [];
+    for (let i = 0; i < 26; i++) {
+      const { configId } = await enrollNewSubject(
+        { pool, store: opened.store },
+        { accountId, groupId: desk },
+        { name: `Paging Subject ${i}` },
+      );
+      ids.push(configId);
+    }
+    const listed = async (query: string) => {
+      const answer = await call('GET', `/v1/monitoring-configs${query}`, deskKey);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as { monitoring_configs: Json[]; next_cursor: string | null };
+    };
+    await eventually(async () => expect((await listed('?limit=100')).monitoring_configs).toHaveLength(26));
+    const first = await listed('');
+    expect(first.monitoring_configs).toHaveLength(25);
+    expect(first.next_cursor).not.toBeNull();
+    const rest = await listed(`?cursor=${first.next_cursor}`);
+    expect(rest).toEqual({ monitoring_configs: [expect.any(Object)], next_cursor: null });
+    expect(
+      [...first.monitoring_configs, ...rest.monitoring_configs].map((c) => c.monitoring_config_id).sort(),
+    ).toEqual([...ids].sort());
+  });
+
+  it("shows the subject's birth date as the case resource does: a BirthDate object, or null", async () => {
+    for (const birthDate of [{ year: 1964, month: 7, day: 17 }, { year: 1950 }]) {
+      const created = await call('POST', '/v1/cases', keys.a, {
+        subject: { name: 'Born Person', birth_date: birthDate },
+        case: { group_id: groupA },
+        checks: { types: ['sanctions'] },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const subject = created.body.data.subject;
+      expect(subject.birth_date).toEqual(birthDate);
+      const config = await enroll(keys.a, {
+        subject_reference: subject.subject_reference,
+        check_types: ['sanctions'],
+      });
+      expect(config.subject.birth_date).toEqual(subject.birth_date);
+      const read = await call('GET', `/v1/monitoring-configs/${config.monitoring_config_id}`, keys.a);
+      expect(read.body.data.subject.birth_date).toEqual(birthDate);
     }
   });
 
