@@ -13,6 +13,7 @@ import { type CountryComparison, compareCountries } from './countries.js';
 import { compareIdentifiers, type IdentifierComparison } from './identifiers.js';
 import type { ScreeningSubject } from './query.js';
 import { SCORE_WEIGHTS } from './scoreWeights.js';
+import { type FeatureName, featureScore, scoreFeatures } from './scoringFeatures.js';
 
 /**
  * Scoring one listed party against a subject: the best of its names, then birth date, country and
@@ -91,30 +92,6 @@ function gatherEvidence(subject: ScreeningSubject, entity: Omit<ScoringEntity, '
   };
 }
 
-type Feature = FeatureContribution['feature'];
-
-/**
- * What each piece of evidence adds to the score (scoreWeights.ts). An agreeing identifier lifts the
- * total to IDENTIFIER_FLOOR; the lift is the identifier's contribution, so the parts always add up.
- */
-function contributionsOf(nameScore: number, evidence: Evidence): Record<Feature, number> {
-  const name = SCORE_WEIGHTS.name * nameScore;
-  const birthDate = SCORE_WEIGHTS.birthDate[evidence.birthDate.outcome];
-  const country = SCORE_WEIGHTS.country[evidence.country.outcome];
-  let identifier = SCORE_WEIGHTS.identifier[evidence.identifier.outcome];
-  const total = name + birthDate + country + identifier;
-  if (evidence.identifier.outcome === 'agree' && total < SCORE_WEIGHTS.identifierFloor) {
-    identifier += SCORE_WEIGHTS.identifierFloor - total;
-  }
-  return { name, birth_date: birthDate, country, identifier };
-}
-
-function combine(nameScore: number, evidence: Evidence): number {
-  const parts = contributionsOf(nameScore, evidence);
-  const total = parts.name + parts.birth_date + parts.country + parts.identifier;
-  return Math.min(1, Math.max(0, total));
-}
-
 function nameKindFactor(kind: NameKind): number {
   return kind === 'weak' ? SCORE_WEIGHTS.weakAlias : 1;
 }
@@ -151,7 +128,10 @@ export function scoreEntity(
   fuzziness: Fuzziness,
   names: NameMatch = scoreNames(subject, candidate.kind, candidate.names, fuzziness),
 ): EntityScore {
-  return { ...names, score: combine(names.nameScore, gatherEvidence(subject.subject, candidate)) };
+  return {
+    ...names,
+    score: featureScore({ subject: subject.subject, entity: candidate, nameScore: names.nameScore }),
+  };
 }
 
 /**
@@ -182,7 +162,7 @@ export interface FieldSupport {
 }
 
 export interface FeatureContribution {
-  feature: 'name' | 'birth_date' | 'country' | 'identifier';
+  feature: FeatureName;
   /** What it added to (or took from) the score. */
   value: number;
   detail: string;
@@ -247,35 +227,18 @@ export function explainMatch(
   const evidence = gatherEvidence(subject.subject, candidate);
   const matchType = matchTypeOf(subject.subject.name, evidence, name, alignment, scored.nameScore);
 
-  const values = contributionsOf(scored.nameScore, evidence);
-  const contributions: FeatureContribution[] = [
-    {
-      feature: 'name',
-      value: round(values.name),
-      detail: `${describeNameKind(name.kind)} "${name.full}" scores ${round(scored.nameScore)}`,
-    },
-    {
-      feature: 'birth_date',
-      value: round(values.birth_date),
-      detail: `birth date ${evidence.birthDate.outcome.replace('_', ' ')}`,
-    },
-    {
-      feature: 'country',
-      value: round(values.country),
-      detail:
-        evidence.country.outcome === 'agree'
-          ? `shared country ${evidence.country.shared.join(', ')}`
-          : 'no shared country',
-    },
-    {
-      feature: 'identifier',
-      value: round(values.identifier),
-      detail:
-        evidence.identifier.outcome === 'agree'
-          ? `identifier agrees: ${evidence.identifier.record} (a strong match whatever the name)`
-          : `identifier differs: ${evidence.identifier.record}`,
-    },
-  ];
+  const contributions: FeatureContribution[] = scoreFeatures({
+    subject: subject.subject,
+    entity: candidate,
+    nameScore: scored.nameScore,
+  }).map((outcome) => ({
+    feature: outcome.feature,
+    value: round(outcome.value),
+    detail:
+      outcome.feature === 'name'
+        ? `${describeNameKind(name.kind)} "${name.full}" ${outcome.detail}`
+        : outcome.detail,
+  }));
   const positive = contributions.filter((c) => c.value > 0).sort((a, b) => b.value - a.value);
   const negative = contributions.filter((c) => c.value < 0).sort((a, b) => a.value - b.value);
 
