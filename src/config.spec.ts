@@ -122,6 +122,17 @@ describe('loadConfig', () => {
     expect(problemsOf({ MONITORING_INTERVAL: 'daily' })).toContain('MONITORING_INTERVAL: must be a duration');
   });
 
+  it('keeps webhook delivery history 30 days by default, and never less than 30 days', () => {
+    expect(loadConfig({}).webhookRetentionMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ WEBHOOK_RETENTION: '90d' }).webhookRetentionMs).toBe(90 * 86_400_000);
+    expect(loadConfig({ WEBHOOK_RETENTION: '3650d' }).webhookRetentionMs).toBe(3_650 * 86_400_000);
+    for (const outOfRange of ['1d', '29d', '3651d']) {
+      expect(problemsOf({ WEBHOOK_RETENTION: outOfRange })).toContain(
+        'WEBHOOK_RETENTION: must be between 30d and 3650d',
+      );
+    }
+  });
+
   it('refuses check runner settings out of range, by name', () => {
     const message = problemsOf({
       CHECK_WORKERS: '-1',

@@ -149,12 +149,14 @@ const envSchema = z.object({
       .default('3d')
       .transform(durationWithin(60_000, 30 * 86_400_000)),
   ),
+  // Delivery history is kept at least 30 days, as the webhooks issue requires: no setting lets the
+  // purge delete a month's deliveries and attempts that operators and integrators look back on.
   WEBHOOK_RETENTION: z.preprocess(
     emptyToUndefined,
     z
       .string()
       .default('30d')
-      .transform(durationWithin(86_400_000, 3_650 * 86_400_000)),
+      .transform(durationWithin(30 * 86_400_000, 3_650 * 86_400_000)),
   ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.preprocess(
     emptyToUndefined,
