@@ -131,15 +131,16 @@ function post(
       (response) => {
         const chunks: Buffer[] = [];
         let kept = 0;
+        // One byte beyond the snippet: it tells whether the limit falls inside a character.
+        const enough = () => kept > RESPONSE_SNIPPET_BYTES;
         const settle = () => {
-          const text = Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, snippet: text.length > 0 ? text : null });
+          resolve({ status: response.statusCode ?? 0, snippet: responseSnippet(Buffer.concat(chunks)) });
         };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           kept += chunk.byteLength;
           // Enough for the log: the rest is not read (the connection is dropped, not reused).
-          if (kept >= RESPONSE_SNIPPET_BYTES) {
+          if (enough()) {
             response.destroy();
             settle();
           }
@@ -148,14 +149,35 @@ function post(
         response.on('end', settle);
         // Cut off mid-body (the deadline, a reset): not an answer.
         response.on('close', () => {
-          if (!response.complete && kept < RESPONSE_SNIPPET_BYTES)
-            reject(new Error('the response was cut off'));
+          if (!response.complete && !enough()) reject(new Error('the response was cut off'));
         });
       },
     );
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/**
+ * What the attempt log keeps of a response body: its start, at most RESPONSE_SNIPPET_BYTES of
+ * UTF-8, ending before a character the limit would cut in two. Bytes that are not UTF-8 read as
+ * U+FFFD, and so does NUL, which a PostgreSQL text column refuses (the attempt could not be
+ * recorded). Null for an empty body.
+ */
+export function responseSnippet(body: Buffer): string | null {
+  const text = utf8Prefix(body, RESPONSE_SNIPPET_BYTES).toString('utf8').replaceAll('\u0000', '\uFFFD');
+  // Each replacement is three bytes where the body had one to three: cut the text again.
+  const snippet = utf8Prefix(Buffer.from(text, 'utf8'), RESPONSE_SNIPPET_BYTES).toString('utf8');
+  return snippet.length > 0 ? snippet : null;
+}
+
+/** At most `limit` bytes, without the character the limit falls inside (UTF-8: up to 4 bytes). */
+function utf8Prefix(bytes: Buffer, limit: number): Buffer {
+  if (bytes.byteLength <= limit) return bytes;
+  let end = limit;
+  // Back over continuation bytes (10xxxxxx) to the start of the character that was cut.
+  for (let back = 0; back < 3 && (bytes[end]! & 0xc0) === 0x80; back++) end--;
+  return bytes.subarray(0, end);
 }
 
 /** A failed attempt in a few words: what an operator reads in `webhooks deliveries`. */

@@ -1,5 +1,14 @@
+import type dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress, parseTargetUrl, WebhookTargetError } from './targets.js';
+import {
+  guardedLookup,
+  isPublicAddress,
+  parseTargetUrl,
+  type ResolveAllAddresses,
+  WebhookTargetError,
+} from './targets.js';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -93,5 +102,119 @@ describe('parseTargetUrl', () => {
     expect(refusal('http://a:b@127.0.0.1/', privateAllowed)).toBe(
       'the URL must not carry a user name or password',
     );
+  });
+});
+
+describe('guardedLookup: the delivery-time check of every address a name resolves to', () => {
+  const publicOnly = { allowPrivate: false };
+  const privateAllowed = { allowPrivate: true };
+  const v4 = (address: string): dns.LookupAddress => ({ address, family: 4 });
+  const v6 = (address: string): dns.LookupAddress => ({ address, family: 6 });
+
+  /** A resolver that answers each lookup with the next of `answers`, and remembers what it was asked. */
+  function scriptedResolver(...answers: (dns.LookupAddress[] | NodeJS.ErrnoException)[]) {
+    const asked: { hostname: string; options: dns.LookupAllOptions }[] = [];
+    const resolve: ResolveAllAddresses = (hostname, options, callback) => {
+      asked.push({ hostname, options });
+      const answer = answers[Math.min(asked.length, answers.length) - 1]!;
+      // Asynchronous, as dns.lookup answers.
+      setImmediate(() => (answer instanceof Error ? callback(answer, []) : callback(null, answer)));
+    };
+    return { resolve, asked };
+  }
+
+  /** One lookup through the guard, as an http agent makes it (one address, or all of them). */
+  function lookUp(lookup: ReturnType<typeof guardedLookup>, hostname: string, all = false) {
+    return new Promise<{ error: Error | null; result: unknown }>((resolve) => {
+      lookup(hostname, all ? { all: true } : {}, (error, address, family) =>
+        resolve({ error, result: all ? address : { address, family } }),
+      );
+    });
+  }
+
+  it.each([
+    [[v4('127.0.0.1')], '127.0.0.1'],
+    [[v6('::1')], '::1'],
+    [[v4('10.1.2.3')], '10.1.2.3'],
+    [[v4('169.254.169.254')], '169.254.169.254'],
+    [[v6('::ffff:192.168.0.10')], '::ffff:192.168.0.10'],
+    // A name with a public address and an internal one: the connection could take either.
+    [[v4('8.8.8.8'), v4('127.0.0.1')], '127.0.0.1'],
+  ])('refuses a name resolving to %j when private targets are not allowed', async (answer, internal) => {
+    const { resolve } = scriptedResolver(answer);
+    const { error } = await lookUp(guardedLookup(publicOnly, resolve), 'hooks.rebind.example');
+    expect(error).toBeInstanceOf(WebhookTargetError);
+    expect(error!.message).toBe(`hooks.rebind.example resolves to ${internal}, not a public address`);
+  });
+
+  it('checks every lookup: a name that resolved to a public address and now to loopback is refused then', async () => {
+    const { resolve, asked } = scriptedResolver([v4('8.8.8.8')], [v4('127.0.0.1')]);
+    const lookup = guardedLookup(publicOnly, resolve);
+    expect(await lookUp(lookup, 'hooks.rebind.example')).toEqual({
+      error: null,
+      result: { address: '8.8.8.8', family: 4 },
+    });
+    const second = await lookUp(lookup, 'hooks.rebind.example');
+    expect(second.error).toBeInstanceOf(WebhookTargetError);
+    expect(second.error!.message).toBe('hooks.rebind.example resolves to 127.0.0.1, not a public address');
+    expect(asked).toHaveLength(2);
+  });
+
+  it('asks for every address, and answers the form the caller asked for', async () => {
+    const addresses = [v4('8.8.8.8'), v6('2001:4860:4860::8888')];
+    const { resolve, asked } = scriptedResolver(addresses);
+    const lookup = guardedLookup(publicOnly, resolve);
+    expect(await lookUp(lookup, 'hooks.example.com', true)).toEqual({ error: null, result: addresses });
+    expect(await lookUp(lookup, 'hooks.example.com')).toEqual({
+      error: null,
+      result: { address: '8.8.8.8', family: 4 },
+    });
+    expect(asked.map(({ options }) => options.all)).toEqual([true, true]);
+  });
+
+  it('passes a resolver error on, and lets internal addresses through when private targets are allowed', async () => {
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.invalid'), { code: 'ENOTFOUND' });
+    const failing = await lookUp(guardedLookup(publicOnly, scriptedResolver(notFound).resolve), 'x');
+    expect(failing.error).toBe(notFound);
+    const allowed = await lookUp(
+      guardedLookup(privateAllowed, scriptedResolver([v4('127.0.0.1')]).resolve),
+      'localhost',
+    );
+    expect(allowed).toEqual({ error: null, result: { address: '127.0.0.1', family: 4 } });
+  });
+
+  it('fails an HTTP request to such a name before it connects', async () => {
+    let connections = 0;
+    const server = http.createServer((_request, response) => response.end('reached'));
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const request = (policy: { allowPrivate: boolean }) =>
+      new Promise<string>((resolve) => {
+        // A fresh resolver per request: the name rebinds to the receiver's loopback address.
+        const { resolve: resolver } = scriptedResolver([v4('127.0.0.1')]);
+        http
+          .get(
+            `http://hooks.rebind.example:${port}/`,
+            { lookup: guardedLookup(policy, resolver) },
+            (response) => {
+              response.resume();
+              response.on('end', () => resolve(`HTTP ${response.statusCode}`));
+            },
+          )
+          .on('error', (error) => resolve(`${error.name}: ${error.message}`));
+      });
+    try {
+      expect(await request(publicOnly)).toBe(
+        'WebhookTargetError: hooks.rebind.example resolves to 127.0.0.1, not a public address',
+      );
+      expect(connections).toBe(0);
+      // The same request with private targets allowed reaches the server: the guard is what stopped it.
+      expect(await request(privateAllowed)).toBe('HTTP 200');
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -86,19 +86,32 @@ export async function checkTarget(url: string, policy: TargetPolicy): Promise<UR
   return parsed;
 }
 
+/** How `guardedLookup` resolves a name: every address of it, as `dns.lookup` with `all`. */
+export type ResolveAllAddresses = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+const systemResolver: ResolveAllAddresses = (hostname, options, callback) =>
+  dns.lookup(hostname, options, callback);
+
 /**
  * A `lookup` for http(s) agents that resolves as usual and fails the connection when any address
  * is not public: the delivery-time guard against DNS rebinding. IP-literal hosts never reach a
- * lookup, so the sender checks those with `parseTargetUrl` before it connects.
+ * lookup, so the sender checks those with `parseTargetUrl` before it connects. `resolve` is the
+ * system's resolver; tests give one that answers what they need.
  */
-export function guardedLookup(policy: TargetPolicy): net.LookupFunction {
+export function guardedLookup(
+  policy: TargetPolicy,
+  resolve: ResolveAllAddresses = systemResolver,
+): net.LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    resolve(hostname, { ...options, all: true }, (error, list) => {
       if (error) {
         callback(error, '', 0);
         return;
       }
-      const list = addresses as unknown as dns.LookupAddress[];
       const internal = policy.allowPrivate
         ? undefined
         : list.find(({ address }) => !isPublicAddress(address));

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import dns from 'node:dns';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseCommand } from '../../../src/cases/caseDecide.js';
 import { caseStreamName } from '../../../src/cases/caseEvents.js';
 import { runCaseCommand } from '../../../src/cases/caseStream.js';
 import { matchId } from '../../../src/cases/references.js';
 import { silentLogger } from '../../../src/shared/logger.js';
-import { startDeliveryWorker } from '../../../src/webhooks/deliveryWorker.js';
+import { redeliver } from '../../../src/webhooks/deliveryAdmin.js';
+import { type AttemptReport, startDeliveryWorker } from '../../../src/webhooks/deliveryWorker.js';
 import { webhookFanOutHandler } from '../../../src/webhooks/fanOut.js';
 import { computeSignature, verifyWebhook, WebhookVerificationError } from '../../../src/webhooks/index.js';
+import { RESPONSE_SNIPPET_BYTES } from '../../../src/webhooks/sender.js';
 import { createWebhookEndpoint, rotateWebhookSecret } from '../../../src/webhooks/webhookEndpoints.js';
 import { WEBHOOK_API_VERSION } from '../../../src/webhooks/webhookEvents.js';
 import { startWebhooks, type WebhookSettings, type Webhooks } from '../../../src/webhooks/webhookRunner.js';
@@ -25,6 +28,7 @@ import {
 import { eventually } from '../../support/eventually.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.js';
+import { startRecordingReceiver } from './recordingReceiver.js';
 
 /**
  * Webhooks end to end in one process: cases written through the domain (as the API and the check
@@ -34,7 +38,10 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhoo
 
 const SETTINGS: WebhookSettings = {
   webhookWorkers: 4,
-  webhookTimeoutMs: 5_000,
+  // The receivers run in this process: a busy machine may stall it for seconds, and an answer
+  // late past a short deadline would be a failed attempt no test expects. Only the test of the
+  // deadline itself sets a short one, for a receiver that never answers.
+  webhookTimeoutMs: 60_000,
   webhookRetryDelaysMs: [100, 100, 100],
   webhookDisableAfterMs: 3 * 86_400_000,
   webhookAllowPrivateTargets: true,
@@ -53,7 +60,7 @@ describe('webhooks', () => {
   let otherGroupId = '';
   let otherAccountId = '';
   const running: { stop(): Promise<void> }[] = [];
-  const receivers: WebhookReceiver[] = [];
+  const receivers: { close(): Promise<void> }[] = [];
   let caseCounter = 0;
 
   beforeAll(async () => {
@@ -91,6 +98,12 @@ describe('webhooks', () => {
 
   async function receiver(...args: Parameters<typeof startWebhookReceiver>): Promise<WebhookReceiver> {
     const started = await startWebhookReceiver(...args);
+    receivers.push(started);
+    return started;
+  }
+
+  async function recordingReceiver(...args: Parameters<typeof startRecordingReceiver>) {
+    const started = await startRecordingReceiver(...args);
     receivers.push(started);
     return started;
   }
@@ -392,13 +405,33 @@ describe('webhooks', () => {
     );
   });
 
-  it('counts a receiver that does not answer in time, or answers other than 200 or 204, as a failed attempt', async () => {
-    const slow = await receiver(() => 'hang');
+  it('counts a receiver that does not answer within the timeout as a failed attempt', async () => {
+    // It never answers: whatever the machine's speed, the attempt ends at the deadline.
+    const silent = await receiver(() => 'hang');
+    await endpoint(silent.url);
+    startAll({ webhookTimeoutMs: 1_000, webhookRetryDelaysMs: [] });
+    await newCase();
+
+    const [row] = await eventually(async () => {
+      const rows = await deliveryRows();
+      expect(rows[0]?.status).toBe('dead');
+      return rows;
+    });
+    const attempts = await attemptsOf(row!.id);
+    expect(attempts.map((attempt) => [attempt.attempt, attempt.http_status, attempt.error])).toEqual([
+      [1, null, 'timed out after 1000 ms'],
+    ]);
+    expect(silent.received).toHaveLength(1);
+  });
+
+  it('counts an answer other than 200 or 204 as a failed attempt', async () => {
+    // The default (generous) timeout: each of them answers at once, but a stalled test process
+    // might not answer within a short deadline.
     const created = await receiver(() => 201);
     const redirecting = await receiver(() => ({ status: 301, body: 'moved' }));
     const accepting = await receiver(() => 204);
-    for (const target of [slow, created, redirecting, accepting]) await endpoint(target.url);
-    startAll({ webhookTimeoutMs: 1_000, webhookRetryDelaysMs: [] });
+    for (const target of [created, redirecting, accepting]) await endpoint(target.url);
+    startAll({ webhookRetryDelaysMs: [] });
     await newCase();
 
     const outcome = await eventually(async () => {
@@ -407,16 +440,94 @@ describe('webhooks', () => {
            JOIN webhook_endpoints e ON e.id = d.endpoint_id
            JOIN webhook_attempts a ON a.delivery_id = d.id`,
       );
-      expect(rows).toHaveLength(4);
+      expect(rows).toHaveLength(3);
       return new Map(rows.map((row) => [row.url, row]));
     });
-    expect(outcome.get(slow.url)).toMatchObject({ status: 'dead', error: 'timed out after 1000 ms' });
     expect(outcome.get(created.url)).toMatchObject({ status: 'dead', error: 'HTTP 201' });
     expect(outcome.get(redirecting.url)).toMatchObject({
       status: 'dead',
       error: 'HTTP 301 (redirects are not followed)',
     });
     expect(outcome.get(accepting.url)).toMatchObject({ status: 'delivered', error: null });
+  });
+
+  it('keeps at most 4 KiB of a long answer in the attempt, whole characters only, storable text', async () => {
+    // The cut falls inside a three-byte character: 4094 ASCII bytes, then euro signs.
+    const long = `${'x'.repeat(RESPONSE_SNIPPET_BYTES - 2)}${'€'.repeat(3_000)}`;
+    const longAnswer = await receiver(() => ({ status: 500, body: long }));
+    // PostgreSQL text cannot hold NUL: the attempt must still be recorded.
+    const withNul = await receiver(() => ({ status: 500, body: 'bad\u0000gateway' }));
+    const longEndpoint = await endpoint(longAnswer.url);
+    const nulEndpoint = await endpoint(withNul.url);
+    startAll({ webhookRetryDelaysMs: [] });
+    await newCase();
+
+    const snippets = await eventually(async () => {
+      const { rows } = await es.db.pool.query<{
+        endpoint_id: string;
+        http_status: number;
+        response_snippet: string;
+        bytes: number;
+      }>(
+        `SELECT d.endpoint_id, a.http_status, a.response_snippet, octet_length(a.response_snippet) AS bytes
+           FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+          WHERE d.status = 'dead'`,
+      );
+      expect(rows).toHaveLength(2);
+      return new Map(rows.map((row) => [row.endpoint_id, row]));
+    });
+    const kept = snippets.get(longEndpoint.id)!;
+    expect(kept.http_status).toBe(500);
+    expect(kept.bytes).toBeLessThanOrEqual(RESPONSE_SNIPPET_BYTES);
+    expect(Buffer.byteLength(kept.response_snippet, 'utf8')).toBe(kept.bytes);
+    // The euro sign the limit cut is left out whole, not turned into a replacement character.
+    expect(kept.response_snippet).toBe('x'.repeat(RESPONSE_SNIPPET_BYTES - 2));
+    expect(long.startsWith(kept.response_snippet)).toBe(true);
+    expect(snippets.get(nulEndpoint.id)).toMatchObject({
+      http_status: 500,
+      response_snippet: 'bad\uFFFDgateway',
+    });
+  });
+
+  it('refuses at delivery a host that resolves to a loopback address when private targets are not allowed', async () => {
+    // The endpoint passed the check when it was created (here: private targets were allowed then,
+    // as for a name that resolved to a public address and now resolves to loopback).
+    const localhost = await dns.promises.lookup('localhost', { all: true });
+    const target = await recordingReceiver(() => 204, {
+      hosts: localhost.map(({ address }) => address),
+    });
+    const url = `https://localhost:${target.port}/hooks`;
+    await endpoint(url);
+    const guarded = startAll({ webhookAllowPrivateTargets: false, webhookRetryDelaysMs: [] });
+    await newCase();
+
+    const [row] = await eventually(async () => {
+      const rows = await deliveryRows();
+      expect(rows[0]?.status).toBe('dead');
+      return rows;
+    });
+    const [attempt, ...more] = await attemptsOf(row!.id);
+    expect(more).toEqual([]);
+    expect(attempt).toMatchObject({ attempt: 1, http_status: null, response_snippet: null });
+    expect(attempt!.error).toMatch(
+      /^target refused: localhost resolves to (127\.\d+\.\d+\.\d+|::1), not a public address$/,
+    );
+    // The lookup failed the attempt before any connection: the receiver saw none.
+    expect(target.connections).toBe(0);
+
+    // The same delivery, sent again with private targets allowed, does reach the receiver's port
+    // (an https handshake to a plain http receiver, which fails): what stopped it was the guard.
+    await guarded.stop();
+    const again = await redeliver(es.db.pool, row!.id, clock);
+    startAll({ webhookRetryDelaysMs: [] });
+    const [retried] = await eventually(async () => {
+      const rows = await deliveryRows('id = $1', [again.deliveryId]);
+      expect(rows[0]?.status).toBe('dead');
+      return rows;
+    });
+    const [unguarded] = await attemptsOf(retried!.id);
+    expect(unguarded!.error).not.toMatch(/^target refused/);
+    expect(target.connections).toBeGreaterThan(0);
   });
 
   it('disables an endpoint whose every attempt has failed for the configured period, saying why', async () => {
@@ -484,7 +595,7 @@ describe('webhooks', () => {
   });
 
   it('never sends the same attempt from two workers at once', async () => {
-    const target = await receiver(() => ({ status: 200, afterMs: 5 }));
+    const target = await recordingReceiver(() => 200);
     await endpoint(target.url);
     const webhooks = startAll({ webhookWorkers: 0 });
     let last = '';
@@ -492,30 +603,51 @@ describe('webhooks', () => {
     await fannedOut(webhooks, last);
     expect(await deliveryRows()).toHaveLength(40);
 
+    // Every answer waits until both workers have all their attempts in flight at once.
+    target.hold();
+    const reports = new Map<string, AttemptReport[]>();
     for (const name of ['worker-a', 'worker-b']) {
-      running.push(
-        startDeliveryWorker({
-          pool: es.db.pool,
-          name,
-          concurrency: 8,
-          timeoutMs: 5_000,
-          retryDelaysMs: [100],
-          disableAfterMs: 3_600_000,
-          allowPrivate: true,
-          pollIntervalMs: 20,
-        }),
-      );
+      const worker = startDeliveryWorker({
+        pool: es.db.pool,
+        name,
+        concurrency: 8,
+        timeoutMs: 60_000,
+        // An attempt may still fail on a busy machine; its retry is a new attempt, not a duplicate.
+        retryDelaysMs: [100, 100, 100],
+        disableAfterMs: 3_600_000,
+        allowPrivate: true,
+        pollIntervalMs: 20,
+      });
+      reports.set(name, []);
+      worker.onAttempt((report) => reports.get(name)!.push(report));
+      running.push(worker);
     }
-    await eventually(async () => {
-      const rows = await deliveryRows();
-      expect(rows.every((row) => row.status === 'delivered')).toBe(true);
+    await eventually(() => expect(target.inFlight).toBe(16));
+    target.release();
+    const rows = await eventually(async () => {
+      const all = await deliveryRows();
+      expect(all.every((row) => row.status === 'delivered')).toBe(true);
+      return all;
     });
-    const perDelivery = new Map<string, number>();
-    for (const delivery of target.received)
-      perDelivery.set(delivery.deliveryId, (perDelivery.get(delivery.deliveryId) ?? 0) + 1);
-    expect(perDelivery.size).toBe(40);
-    expect([...perDelivery.values()].every((count) => count === 1)).toBe(true);
-    const { rows } = await es.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts');
-    expect(rows[0]!.n).toBe(40);
+    // Stopped, the workers have reported every attempt they made.
+    for (const worker of running.splice(1)) await worker.stop();
+
+    expect(target.overlaps).toEqual([]);
+    const reported = [...reports.values()].flat();
+    expect(reported.filter((report) => !['delivered', 'failed'].includes(report.outcome))).toEqual([]);
+    const pairs = reported.map((report) => `${report.deliveryId}#${report.attempt}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    for (const [name, made] of reports) expect(made.length, name).toBeGreaterThanOrEqual(8);
+    const { rows: recorded } = await es.db.pool.query<{ delivery_id: string; attempt: number }>(
+      'SELECT delivery_id, attempt FROM webhook_attempts ORDER BY delivery_id, attempt',
+    );
+    expect(recorded.map((row) => `${row.delivery_id}#${row.attempt}`)).toEqual([...pairs].sort());
+    for (const row of rows) {
+      // Attempts 1..n, each recorded once and sent once.
+      expect(recorded.filter((entry) => entry.delivery_id === row.id).map((entry) => entry.attempt)).toEqual(
+        Array.from({ length: row.attempts }, (_, index) => index + 1),
+      );
+      expect(target.arrivals.filter((arrival) => arrival.deliveryId === row.id)).toHaveLength(row.attempts);
+    }
   });
 });
