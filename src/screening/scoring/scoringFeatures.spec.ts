@@ -15,7 +15,7 @@ function input(
   };
 }
 
-const valueOf = (outcomes: ReturnType<typeof scoreFeatures>, name: string) =>
+const featureValue = (outcomes: ReturnType<typeof scoreFeatures>, name: string) =>
   outcomes.find((outcome) => outcome.feature === name)?.value;
 
 describe('the scoring feature table', () => {
@@ -39,10 +39,10 @@ describe('the scoring feature table', () => {
         },
       ),
     );
-    expect(valueOf(outcomes, 'name')).toBeCloseTo(SCORE_WEIGHTS.name * 0.8, 12);
-    expect(valueOf(outcomes, 'birth_date')).toBe(SCORE_WEIGHTS.birthDate.year_conflict);
-    expect(valueOf(outcomes, 'country')).toBe(SCORE_WEIGHTS.country.conflict);
-    expect(valueOf(outcomes, 'identifier')).toBe(0);
+    expect(featureValue(outcomes, 'name')).toBeCloseTo(SCORE_WEIGHTS.name * 0.8, 12);
+    expect(featureValue(outcomes, 'birth_date')).toBe(SCORE_WEIGHTS.birthDate.year_conflict);
+    expect(featureValue(outcomes, 'country')).toBe(SCORE_WEIGHTS.country.conflict);
+    expect(featureValue(outcomes, 'identifier')).toBe(0);
     expect(outcomes.find((outcome) => outcome.feature === 'birth_date')?.detail).toBe(
       'birth date year conflict',
     );
@@ -56,7 +56,7 @@ describe('the scoring feature table', () => {
     );
     const sum = outcomes.reduce((total, outcome) => total + outcome.value, 0);
     expect(sum).toBeCloseTo(SCORE_WEIGHTS.identifierFloor, 12);
-    expect(valueOf(outcomes, 'identifier')).toBeCloseTo(
+    expect(featureValue(outcomes, 'identifier')).toBeCloseTo(
       SCORE_WEIGHTS.identifierFloor - SCORE_WEIGHTS.name * 0.2,
       12,
     );
