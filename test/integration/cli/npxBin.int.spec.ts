@@ -37,10 +37,14 @@ describe.skipIf(!built)('npx casescreen, as a real process', () => {
 
   /** Runs the bin from the system's temporary folder, with the test database. */
   async function casescreen(...args: string[]): Promise<Run> {
+    return casescreenWith({}, ...args);
+  }
+
+  async function casescreenWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
     try {
       const { stdout, stderr } = await promisify(execFile)(bin, args, {
         cwd: os.tmpdir(),
-        env: { ...process.env, DATABASE_URL: db.url },
+        env: { ...process.env, DATABASE_URL: db.url, ...env },
         timeout: SERVICE_START_TIMEOUT_MS,
       });
       return { code: 0, stdout, stderr };
@@ -107,5 +111,43 @@ describe.skipIf(!built)('npx casescreen, as a real process', () => {
       code: 1,
       stderr: expect.stringContaining('Case ABC123456 was not found.'),
     });
+  });
+
+  it('creates and lists a webhook endpoint, lists monitoring configurations and reports the system', async () => {
+    const workspace = await casescreen('workspace', 'create', '--name', 'Hooks Ltd', '--json');
+    const { accountId } = JSON.parse(workspace.stdout) as { accountId: string };
+    // A local receiver: private targets allowed, as for local development.
+    const created = await casescreenWith(
+      { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+      ...[
+        'webhooks',
+        'create',
+        '--account',
+        accountId,
+        '--url',
+        'https://localhost:9/hooks',
+        '--events',
+        'all',
+      ],
+      '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const { endpointId, signingSecret } = JSON.parse(created.stdout) as {
+      endpointId: string;
+      signingSecret: string;
+    };
+    expect(signingSecret).toMatch(/^whsec_/);
+    const listed = await casescreen('webhooks', 'list', '--account', accountId, '--json');
+    expect(listed.stdout).toContain(endpointId);
+    expect(listed.stdout).not.toContain(signingSecret);
+
+    const monitoring = await casescreen('monitoring', 'list', '--account', accountId, '--json');
+    expect(monitoring.code, monitoring.stderr).toBe(0);
+    expect(JSON.parse(monitoring.stdout)).toEqual({ monitoringConfigs: [] });
+
+    // No runner is alive in this database: the status says so, and exits 1.
+    const status = await casescreen('status', '--json');
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout)).toMatchObject({ ok: false });
   });
 });
