@@ -57,3 +57,27 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(transliterate('Al Ubaidi', true)).toBe('Al Ubaidi');
   });
 });
+
+describe('transliterate: Devanagari spelled as Latin spellings of Hindi names write it', () => {
+  const words = (text: string) => rawWords(text, true).map((word) => word.text);
+
+  it('gives every consonant its vowel a, except at the end of a word after a single consonant', () => {
+    // any-ascii wrote "nremdr modi" and "rahul gamdhi".
+    expect(words('नरेंद्र मोदी')).toEqual(['narendra', 'modi']);
+    expect(words('नरेन्द्र मोदी')).toEqual(['narendra', 'modi']);
+    expect(words('राहुल गांधी')).toEqual(['rahul', 'gandhi']);
+  });
+
+  it('reads the anusvara as n (m before a labial), श and ष as sh, च as ch, ऋ as ri', () => {
+    expect(words('चंद्रशेखर')).toEqual(['chandrashekhar']);
+    expect(words('कृष्ण')).toEqual(['krishna']);
+    expect(words('अमित शाह')).toEqual(['amit', 'shah']);
+    expect(words('कंबोज')).toEqual(['kamboj']);
+  });
+
+  it("reads the English o and e of transcribed names (ऑ, ॉ, ॅ) as Hindi's o and e", () => {
+    // From EveryPolitician's Hindi names of British MPs.
+    expect(words('गॉर्डन ब्राउन')).toEqual(['gordan', 'braun']);
+    expect(words('जॉन प्रेस्कॉट')).toEqual(['jon', 'preskot']);
+  });
+});

@@ -1,4 +1,9 @@
+import sanscriptModule from '@indic-transliteration/sanscript';
 import anyAscii from 'any-ascii';
+
+// A CommonJS package whose types declare an ES default export: imported from ES modules, its
+// default is the Sanscript object itself.
+const Sanscript = sanscriptModule as unknown as typeof sanscriptModule.default;
 
 /**
  * Text normalisation shared by every name: Unicode NFKC, transliteration of every script to ASCII
@@ -32,7 +37,9 @@ const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
  * split into words ("은정 김", "王 晨"), each word is kept whole: "은정" is a given name.
  */
 export function transliterate(text: string, isPerson: boolean): string {
-  const normalised = greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC'))));
+  const normalised = devanagariSpelling(
+    greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC')))),
+  );
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
   const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
   let output = '';
@@ -158,6 +165,47 @@ function greekSpelling(text: string): string {
     .normalize('NFC');
   for (const [pattern, latin] of GREEK_PAIRS) spelled = spelled.replace(pattern, inCaseOf(latin));
   return spelled;
+}
+
+const DEVANAGARI = /[\u0900-\u097f]/u;
+/** A consonant with its inherent vowel at the end of a word: no vowel sign, virama or letter after it. */
+const DEVANAGARI_FINAL_CONSONANT = /([\u0915-\u0939\u0958-\u095f])(?![\u0900-\u097f])/gu;
+const DEVANAGARI_VIRAMA = '\u094d';
+/** The signs of English o and e (ऑ ॉ, ऍ ॅ), which Sanskrit tables lack: the nearest Hindi vowels o and e. */
+const DEVANAGARI_ENGLISH_VOWELS: readonly [RegExp, string][] = [
+  [/\u0949/gu, '\u094b'],
+  [/\u0945/gu, '\u0947'],
+  [/\u0911/gu, '\u0913'],
+  [/\u090d/gu, '\u090f'],
+];
+/** IAST letters as Latin spellings of Hindi names write them. */
+const IAST_AS_NAMES: readonly [RegExp, string][] = [
+  [/ṛ/gu, 'ri'],
+  [/[ṃṁ](?=[pbm])/gu, 'm'],
+  [/[ṃṁ]/gu, 'n'],
+  [/[śṣ]/gu, 'sh'],
+  [/c(?!h)/gu, 'ch'],
+  [/ḥ/gu, ''],
+];
+
+/**
+ * Devanagari read as Latin spellings of Hindi names write it (नरेंद्र मोदी / Narendra Modi), through
+ * the Sanscript tables (@indic-transliteration/sanscript, IAST): every consonant carries the vowel a
+ * unless a sign says otherwise, which any-ascii drops (nremdr). Hindi does not pronounce that vowel
+ * at the end of a word after a single consonant (राहुल Rahul, not Rahula), and keeps it after a
+ * cluster (नरेन्द्र Narendra); the anusvara is n, or m before a labial; श and ष are sh, च is ch.
+ * The nukta (ज़ z, फ़ f) is dropped: the letter reads as its plain form.
+ */
+function devanagariSpelling(text: string): string {
+  if (!DEVANAGARI.test(text)) return text;
+  let spelled = text.replace(/\u093c/gu, '');
+  for (const [pattern, hindi] of DEVANAGARI_ENGLISH_VOWELS) spelled = spelled.replace(pattern, hindi);
+  spelled = spelled.replace(DEVANAGARI_FINAL_CONSONANT, (consonant, _c, offset: number, whole: string) =>
+    whole[offset - 1] === DEVANAGARI_VIRAMA ? consonant : consonant + DEVANAGARI_VIRAMA,
+  );
+  let latin = Sanscript.t(spelled, 'devanagari', 'iast');
+  for (const [pattern, spelling] of IAST_AS_NAMES) latin = latin.replace(pattern, spelling);
+  return latin;
 }
 
 function isLetterOrDigit(code: number): boolean {
