@@ -15,7 +15,7 @@ import {
 } from '../db/leasedQueue.js';
 import type { Checkpoint, EventStore } from '../eventStore/eventStore.js';
 import { reconcileCurrentSnapshots } from '../screening/snapshots/datasetStream.js';
-import { systemClock } from '../shared/clock.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { IdleWorkerWakeups } from '../shared/idleWorkerWakeups.js';
 import { keepLease } from '../shared/leaseKeeper.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
@@ -66,7 +66,7 @@ export interface MonitoringOptions {
   tickMs?: number;
   /** The wait before a run or sweep that threw is tried again (30 s). */
   retryMs?: number;
-  clock?: () => Date;
+  clock?: Clock;
 }
 
 export function startMonitoring(options: MonitoringOptions): Monitoring {

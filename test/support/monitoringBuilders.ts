@@ -2,15 +2,41 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { FoundMatch } from '../../src/cases/caseEvents.js';
 import { SYSTEM_ACTOR } from '../../src/cases/caseEvents.js';
+import type { IndexManager } from '../../src/checks/indexManager.js';
 import type { EventStore } from '../../src/eventStore/eventStore.js';
 import { decideMonitoring, type MonitoringCommand } from '../../src/monitoring/monitoringDecide.js';
 import type { MonitoringEvent, Observation } from '../../src/monitoring/monitoringEvents.js';
 import { alertId, matchFingerprint, monitoringRunId } from '../../src/monitoring/monitoringReferences.js';
+import { type MonitoringOptions, startMonitoring } from '../../src/monitoring/monitoringRunner.js';
 import { enrollSubject } from '../../src/monitoring/monitoringService.js';
 import { monitoringCommandHandler } from '../../src/monitoring/monitoringStream.js';
 import type { EntityKind } from '../../src/screening/model/listedEntity.js';
 import { decideSubject } from '../../src/subjects/subjectDecide.js';
 import { subjectCommandHandler } from '../../src/subjects/subjectStream.js';
+
+const TEN_YEARS_MS = 3650 * 86_400_000;
+
+/**
+ * The monitoring workers as the tests run them: one worker polling every 50 ms, no safety-net run
+ * within a test (every run has a trigger of its own), lists never too old; `options` overrides any.
+ */
+export function startTestMonitoring(
+  es: { db: { pool: pg.Pool; url: string }; store: EventStore },
+  indexManager: IndexManager,
+  options: Partial<MonitoringOptions> = {},
+) {
+  return startMonitoring({
+    pool: es.db.pool,
+    databaseUrl: es.db.url,
+    store: es.store,
+    indexManager,
+    workers: 1,
+    intervalMs: TEN_YEARS_MS,
+    staleAfterMs: TEN_YEARS_MS,
+    pollMs: 50,
+    ...options,
+  });
+}
 
 /**
  * What a monitoring run records, written straight to a configuration's stream as the run worker

@@ -5,7 +5,6 @@ import { installProjections } from '../../../projections/registryStore.js';
 import { startProjections } from '../../../projections/startProjections.js';
 import { IndexManager } from '../../../src/checks/indexManager.js';
 import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js';
-import { startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
 import { queuedRun } from '../../../src/monitoring/monitoringScheduler.js';
 import { runMonitoringJob } from '../../../src/monitoring/runJob.js';
 import { sourceFormats } from '../../../src/screening/parsers/registry.js';
@@ -14,7 +13,7 @@ import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { silentLogger } from '../../../src/shared/logger.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
-import { enrollNewSubject } from '../../support/monitoringBuilders.js';
+import { enrollNewSubject, startTestMonitoring } from '../../support/monitoringBuilders.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -61,17 +60,7 @@ describe('a list version arriving while monitoring works', () => {
     await recordSnapshotBecameCurrent(es.store, v1.snapshot);
     const indexManager = new IndexManager({ pool: es.db.pool });
     // Monitoring runs, but no projection does yet: the read model is behind the list version.
-    const monitoring = startMonitoring({
-      pool: es.db.pool,
-      databaseUrl: es.db.url,
-      store: es.store,
-      indexManager,
-      logger: silentLogger,
-      workers: 1,
-      intervalMs: 86_400_000,
-      staleAfterMs: STALE_AFTER_MS,
-      pollMs: 50,
-    });
+    const monitoring = startTestMonitoring(es, indexManager);
     try {
       await eventually(async () => {
         const { rows } = await es.db.pool.query(

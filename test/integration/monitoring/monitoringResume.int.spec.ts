@@ -6,7 +6,7 @@ import { installProjections } from '../../../projections/registryStore.js';
 import { type RunningProjections, startProjections } from '../../../projections/startProjections.js';
 import { IndexManager } from '../../../src/checks/indexManager.js';
 import { monitoringRunId } from '../../../src/monitoring/monitoringReferences.js';
-import { type Monitoring, startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
+import type { Monitoring } from '../../../src/monitoring/monitoringRunner.js';
 import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
 import { sourceFormats } from '../../../src/screening/parsers/registry.js';
 import { recordSnapshotBecameCurrent } from '../../../src/screening/snapshots/datasetStream.js';
@@ -16,7 +16,7 @@ import { SCOPES } from '../../../src/workspace/keyPolicy.js';
 import type { CreatedApiKey } from '../../../src/workspace/keyStore.js';
 import { createCaseWorkspace, createKey, DAY_MS, startApiServer } from '../../support/caseApi.js';
 import { eventually } from '../../support/eventually.js';
-import { enrollNewSubject } from '../../support/monitoringBuilders.js';
+import { enrollNewSubject, startTestMonitoring } from '../../support/monitoringBuilders.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
@@ -62,18 +62,7 @@ describe('resuming a paused monitoring configuration', () => {
       logger: silentLogger,
     });
     indexManager = new IndexManager({ pool });
-    monitoring = startMonitoring({
-      pool,
-      databaseUrl: es.db.url,
-      store: es.store,
-      indexManager,
-      logger: silentLogger,
-      workers: 1,
-      // No safety-net run within the test: every run below has a trigger of its own.
-      intervalMs: 3650 * DAY_MS,
-      staleAfterMs: STALE_AFTER_MS,
-      pollMs: 50,
-    });
+    monitoring = startTestMonitoring(es, indexManager, { staleAfterMs: STALE_AFTER_MS });
     api = await startApiServer({ pool, store: es.store, sourceStaleAfterMs: STALE_AFTER_MS });
   }, 240_000);
 

@@ -7,7 +7,7 @@ import { SYSTEM_ACTOR } from '../../../src/cases/caseEvents.js';
 import { IndexManager } from '../../../src/checks/indexManager.js';
 import type { MonitoringStatus } from '../../../src/monitoring/monitoringEvents.js';
 import { monitoringRunId } from '../../../src/monitoring/monitoringReferences.js';
-import { queueScheduledRuns, startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
+import { queueScheduledRuns } from '../../../src/monitoring/monitoringRunner.js';
 import { insertRuns, queuedRun } from '../../../src/monitoring/monitoringScheduler.js';
 import { enrollSubject } from '../../../src/monitoring/monitoringService.js';
 import { silentLogger } from '../../../src/shared/logger.js';
@@ -15,7 +15,7 @@ import { decideSubject } from '../../../src/subjects/subjectDecide.js';
 import { subjectCommandHandler } from '../../../src/subjects/subjectStream.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
-import { recordRun } from '../../support/monitoringBuilders.js';
+import { recordRun, startTestMonitoring } from '../../support/monitoringBuilders.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -238,12 +238,7 @@ describe('the safety-net schedule of monitoring runs', () => {
     const indexManager = new IndexManager({ pool: es.db.pool });
     const clockNow = new Date(lastRun.getTime() + 2 * INTERVAL_MS);
     // No workers: the queued run stays queued, to be read. The runner ticks once as it starts.
-    const monitoring = startMonitoring({
-      pool: es.db.pool,
-      databaseUrl: es.db.url,
-      store: es.store,
-      indexManager,
-      logger: silentLogger,
+    const monitoring = startTestMonitoring(es, indexManager, {
       workers: 0,
       intervalMs: INTERVAL_MS,
       staleAfterMs: 14 * DAY_MS,

@@ -6,7 +6,7 @@ import { type RunningProjections, startProjections } from '../../../projections/
 import { SYSTEM_ACTOR } from '../../../src/cases/caseEvents.js';
 import { IndexManager } from '../../../src/checks/indexManager.js';
 import { monitoringRunId } from '../../../src/monitoring/monitoringReferences.js';
-import { type Monitoring, startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
+import type { Monitoring } from '../../../src/monitoring/monitoringRunner.js';
 import type { MonitoringConfigState } from '../../../src/monitoring/monitoringState.js';
 import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
 import { sourceFormats } from '../../../src/screening/parsers/registry.js';
@@ -15,7 +15,12 @@ import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { silentLogger } from '../../../src/shared/logger.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
-import { enrollNewSubject, recordRun, runMonitoringCommand } from '../../support/monitoringBuilders.js';
+import {
+  enrollNewSubject,
+  recordRun,
+  runMonitoringCommand,
+  startTestMonitoring,
+} from '../../support/monitoringBuilders.js';
 import { fixturePath } from '../../support/parsedEntities.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
@@ -56,19 +61,8 @@ describe('the sweep of a fresh list version', () => {
       logger: silentLogger,
     });
     indexManager = new IndexManager({ pool });
-    monitoring = startMonitoring({
-      pool,
-      databaseUrl: es.db.url,
-      store: es.store,
-      indexManager,
-      logger: silentLogger,
-      workers: 1,
-      // No safety-net run within the test: the sweep is the only trigger after the baselines.
-      intervalMs: 3650 * DAY_MS,
-      staleAfterMs: STALE_AFTER_MS,
-      pollMs: 50,
-      clock: () => NOW,
-    });
+    // The sweep is the only trigger after the baselines; lists older than 14 days are stale.
+    monitoring = startTestMonitoring(es, indexManager, { staleAfterMs: STALE_AFTER_MS, clock: () => NOW });
   }, 240_000);
 
   afterAll(async () => {
