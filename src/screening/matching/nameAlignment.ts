@@ -426,13 +426,17 @@ function addMergedEdges(
         // "عبدالغفور" / "Abd al-Ghafur": a compound one side writes as one word and the other in parts
         // meets on the skeleton of the joined parts. The article inside the run is left free: the
         // other side's own article may align with it ("al-" is dropped once repeated in a name).
+        // The joined word may also have the article assimilated, as Latin writes the one word
+        // ("Jalaluddin" / "Jalal al-Din"): then the parts meet it without their article.
         let articleFree = false;
         if (token.abjad !== runs[start]!.abjad && score < TOKEN_SCORES.scriptFactor) {
-          const skeleton = consonantSkeleton(joinedText(runs, start, end));
-          const joined = TOKEN_SCORES.scriptFactor * (1 - (joins * NAME_RULES.mergeCost) / skeleton.length);
-          if (skeleton.length >= 3 && skeleton === token.skeleton && joined > score) {
-            score = joined;
-            articleFree = true;
+          for (const withArticle of [true, false]) {
+            const skeleton = consonantSkeleton(joinedText(runs, start, end, withArticle));
+            const joined = TOKEN_SCORES.scriptFactor * (1 - (joins * NAME_RULES.mergeCost) / skeleton.length);
+            if (skeleton.length >= 3 && skeleton === token.skeleton && joined > score) {
+              score = joined;
+              articleFree = true;
+            }
           }
         }
         if (score < NAME_RULES.minimumMergedScore) continue;
@@ -485,9 +489,11 @@ function isWord(token: NameToken): boolean {
   return token.role === 'word' || token.role === 'patronymic';
 }
 
-function joinedText(tokens: NameToken[], start: number, end: number): string {
+function joinedText(tokens: NameToken[], start: number, end: number, withParticles = true): string {
   let joined = '';
-  for (let k = start; k <= end; k++) joined += tokens[k]!.text;
+  for (let k = start; k <= end; k++) {
+    if (withParticles || tokens[k]!.role !== 'particle') joined += tokens[k]!.text;
+  }
   return joined;
 }
 

@@ -157,4 +157,14 @@ describe('consonantSkeleton', () => {
     expect(consonantSkeleton('tsvi')).toBe(consonantSkeleton('zvi'));
     expect(consonantSkeleton('corbyn')).toBe(consonantSkeleton('kwrvyn'));
   });
+
+  it('reads dh as z (ذ ظ: Nazir, Zakir) and the French dj as j (ج: Djamel)', () => {
+    expect(consonantSkeleton('ndhyr')).toBe(consonantSkeleton('nazir'));
+    expect(consonantSkeleton('dhakr')).toBe(consonantSkeleton('zakir'));
+    expect(consonantSkeleton('dhafer')).toBe(consonantSkeleton('dhafr'));
+    expect(consonantSkeleton('djamel')).toBe(consonantSkeleton('jmal'));
+    expect(consonantSkeleton('djouadi')).toBe(consonantSkeleton('jwady'));
+    // d and z stay apart: only the digraph is z.
+    expect(consonantSkeleton('fadl')).not.toBe(consonantSkeleton('fazl'));
+  });
 });

@@ -151,6 +151,8 @@ const SKELETON_VOWELS = /[aeiouyw]/;
  * Consonants Latin spellings of one letter alternate between: ق is q, k or g (Qasim, Kassem,
  * Belgacem); ב is b or v (Corbyn, Gove; Avraham). c and g are k only before a letter other than h
  * (ch is sh or kh; gh is غ, apart from kh خ), ph is f, and ts and tz are z (צ: Zvi, Tsvi, Katz).
+ * dh is z: ذ and ظ (any-ascii's dh) are z in Persian, Pashto, Urdu and much of spoken Arabic, and
+ * Latin writes them z as often as dh (نظر Nazir, ذاکر Zakir, مظهری Mazhari; ظافر Dhafer).
  */
 const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', v: 'b' };
 
@@ -167,9 +169,16 @@ export function consonantSkeleton(text: string): string {
     if (i > 0 && text[i - 1] === char) continue;
     const next = text[i + 1];
     if ((char === 'c' || char === 'g') && next !== 'h') skeleton += 'k';
-    else if ((char === 'p' && next === 'h') || (char === 't' && (next === 's' || next === 'z'))) {
+    else if (
+      (char === 'p' && next === 'h') ||
+      (char === 't' && (next === 's' || next === 'z')) ||
+      (char === 'd' && next === 'h')
+    ) {
       skeleton += char === 'p' ? 'f' : 'z';
       i++;
+    } else if (char === 'd' && next === 'j') {
+      // French transcriptions of Maghreb names write ج dj (Djamel, Djouadi): the j alone.
+      continue;
     } else skeleton += SKELETON_CLASS[char] ?? char;
   }
   return skeleton;

@@ -30,6 +30,18 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('الب')).toEqual(['alb']);
   });
 
+  it('writes a name and الدين or الله after it as the one word Latin writes (Jalaluddin, Nurullah)', () => {
+    const words = (text: string) => rawWords(text, true).map((word) => word.text);
+    expect(words('جلال الدين حقانى')).toEqual(['jlaluddin', 'hqana']);
+    expect(words('شمس الدین')).toEqual(['shmsuddin']);
+    expect(words('نور الله نوری')).toEqual(['nwrullah', 'nwry']);
+    // Allah written with the Urdu heh.
+    expect(words('ثناء اللہ')).toEqual(['thnaullah']);
+    // عبد compounds keep their own rule; a leading الله stays a word of its own.
+    expect(words('عبد الله')).toEqual(['bdallh']);
+    expect(words('الله داد')).toEqual(['al', 'lh', 'dad']);
+  });
+
   it('spells Hebrew as Latin spellings write it: vav a vowel, b and p at the start, sh, the final a, geresh', () => {
     const words = (text: string) => rawWords(text, true).map((word) => word.text);
     expect(words('צבי בר יוסף')).toEqual(['tsvy', 'br', 'ywsf']);

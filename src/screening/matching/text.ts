@@ -78,6 +78,16 @@ const ALIF = /\u0627/gu;
  */
 const ABD_COMPOUND =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])(\u0639\u0628\u062f)\s+(?=\u0627\u0644)/gu;
+/**
+ * A name and الدين ("of the faith") or الله ("of God") after it are one name, which Latin writes as one
+ * word with the article assimilated (جلال الدين Jalaluddin, نور الله Nurullah) or apart (Jalal
+ * al-Din): written here as Latin writes the one word, so its skeleton is Latin's, and a Latin name
+ * in parts meets it through a merged alignment, as عبد compounds do.
+ */
+const THEOPHORIC_SECOND =
+  /([\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]+)\s+\u0627\u0644(\u062f[\u064a\u06cc]\u0646|\u0644[\u064b-\u065f\u0670]*[\u0647\u06c1\u06be])(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+const theophoricLatin = (_match: string, name: string, second: string) =>
+  name + (second.startsWith('\u062f') ? 'uddin' : 'ullah');
 /** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
 const ARABIC_SON_OF =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
@@ -93,6 +103,7 @@ function arabicSpelling(text: string): string {
   if (!ARABIC_LETTER.test(text)) return text;
   return text
     .replace(ABD_COMPOUND, '$1$2')
+    .replace(THEOPHORIC_SECOND, theophoricLatin)
     .replace(ARABIC_SON_OF, '$1bin')
     .replace(ARABIC_ARTICLE, '$1al ')
     .replace(TA_MARBUTA, 'a')
