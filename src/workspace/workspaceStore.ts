@@ -160,7 +160,6 @@ export async function findGroup(db: Queryable, groupId: string): Promise<Group |
   return rows[0] ? toGroup(rows[0]) : undefined;
 }
 
-/** Those of `userIds` that are members of the group (the case rules' `groupMemberIds`). */
 /**
  * The ids among `userIds` (a uuid[] parameter) that are members of `groupId` (an SQL expression), as
  * a text[] column: the rule of "owner and collaborators are members of the group", for statements
@@ -175,6 +174,7 @@ export const distinctUserIds = (userIds: readonly string[]) => [
   ...new Set(userIds.map((id) => id.toLowerCase())),
 ];
 
+/** Those of `userIds` that are members of the group (the case rules' `groupMemberIds`). */
 export async function groupMembersAmong(
   db: Queryable,
   groupId: string,

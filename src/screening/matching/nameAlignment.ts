@@ -431,8 +431,11 @@ function addMergedEdges(
         let articleFree = false;
         if (token.abjad !== runs[start]!.abjad && score < TOKEN_SCORES.scriptFactor) {
           for (const withArticle of [true, false]) {
-            const skeleton = consonantSkeleton(joinedText(runs, start, end, withArticle));
-            const joined = TOKEN_SCORES.scriptFactor * (1 - (joins * NAME_RULES.mergeCost) / skeleton.length);
+            const parts = withArticle ? joins + 1 : partsBesidesArticle(runs, start, end);
+            if (!withArticle && parts === joins + 1) continue;
+            const skeleton = consonantSkeleton(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
+            const joined =
+              TOKEN_SCORES.scriptFactor * (1 - ((parts - 1) * NAME_RULES.mergeCost) / skeleton.length);
             if (skeleton.length >= 3 && skeleton === token.skeleton && joined > score) {
               score = joined;
               articleFree = true;
@@ -489,12 +492,24 @@ function isWord(token: NameToken): boolean {
   return token.role === 'word' || token.role === 'patronymic';
 }
 
-function joinedText(tokens: NameToken[], start: number, end: number, withParticles = true): string {
+function joinedText(tokens: NameToken[], start: number, end: number, withArticle = true): string {
   let joined = '';
   for (let k = start; k <= end; k++) {
-    if (withParticles || tokens[k]!.role !== 'particle') joined += tokens[k]!.text;
+    if (withArticle || !isArticle(tokens[k]!)) joined += tokens[k]!.text;
   }
   return joined;
+}
+
+/** The Arabic article however Latin writes it (al, el, ul, ud, ad ...: one key). */
+function isArticle(token: NameToken): boolean {
+  return token.role === 'particle' && token.key === 'al';
+}
+
+/** The parts of a run that are not the article. */
+function partsBesidesArticle(tokens: NameToken[], start: number, end: number): number {
+  let parts = 0;
+  for (let k = start; k <= end; k++) if (!isArticle(tokens[k]!)) parts++;
+  return parts;
 }
 
 /** The runs' shared Chinese spellings joined, or '' when one of them has none. */

@@ -158,12 +158,17 @@ describe('consonantSkeleton', () => {
     expect(consonantSkeleton('corbyn')).toBe(consonantSkeleton('kwrvyn'));
   });
 
-  it('reads dh as z (ذ ظ: Nazir, Zakir) and the French dj as j (ج: Djamel)', () => {
-    expect(consonantSkeleton('ndhyr')).toBe(consonantSkeleton('nazir'));
-    expect(consonantSkeleton('dhakr')).toBe(consonantSkeleton('zakir'));
-    expect(consonantSkeleton('dhafer')).toBe(consonantSkeleton('dhafr'));
-    expect(consonantSkeleton('djamel')).toBe(consonantSkeleton('jmal'));
-    expect(consonantSkeleton('djouadi')).toBe(consonantSkeleton('jwady'));
+  it('reads the Latin dh as z (ذ ظ, which Arabic-script names give as z: Nazir, Dhafer) and the French dj as j', () => {
+    const arabic = (text: string) => consonantSkeleton(text, true);
+    expect(consonantSkeleton('nazir')).toBe(arabic('nzyr'));
+    expect(consonantSkeleton('dhafer')).toBe(arabic('zafr'));
+    expect(consonantSkeleton('djamel')).toBe(arabic('jmal'));
+    expect(consonantSkeleton('djouadi')).toBe(arabic('jwady'));
+    // Transliterated Arabic writes d and h, d and j as two letters: دحلان Dahlan, الدجاني Dajani.
+    expect(arabic('dhlan')).toBe(consonantSkeleton('dahlan'));
+    expect(arabic('djany')).toBe(consonantSkeleton('dajani'));
+    // The doubled d before h belongs to the digraph.
+    expect(consonantSkeleton('siddharth')).toBe(consonantSkeleton('sidharth'));
     // d and z stay apart: only the digraph is z.
     expect(consonantSkeleton('fadl')).not.toBe(consonantSkeleton('fazl'));
   });

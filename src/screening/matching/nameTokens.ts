@@ -151,8 +151,9 @@ const SKELETON_VOWELS = /[aeiouyw]/;
  * Consonants Latin spellings of one letter alternate between: ق is q, k or g (Qasim, Kassem,
  * Belgacem); ב is b or v (Corbyn, Gove; Avraham). c and g are k only before a letter other than h
  * (ch is sh or kh; gh is غ, apart from kh خ), ph is f, and ts and tz are z (צ: Zvi, Tsvi, Katz).
- * dh is z: ذ and ظ (any-ascii's dh) are z in Persian, Pashto, Urdu and much of spoken Arabic, and
- * Latin writes them z as often as dh (نظر Nazir, ذاکر Zakir, مظهری Mazhari; ظافر Dhafer).
+ * In Latin spellings dh is z: they write ذ and ظ (which arabicSpelling writes z) as z as often as
+ * dh, z being how Persian, Pashto, Urdu and much of spoken Arabic say them (نظر Nazir, ذاکر Zakir;
+ * ظافر Dhafer). The price: a Latin d and h of two syllables (Adham) reads as z too.
  */
 const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', v: 'b' };
 
@@ -161,24 +162,26 @@ const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', v: 'b' };
  * Arabic writes the doubling with a mark, not a second letter); the same consonant on both sides of
  * a vowel counts twice ("aziz" -> "zz", as Arabic writes عزيز with two).
  */
-export function consonantSkeleton(text: string): string {
+export function consonantSkeleton(text: string, abjad = false): string {
   let skeleton = '';
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (SKELETON_VOWELS.test(char)) continue;
-    if (i > 0 && text[i - 1] === char) continue;
     const next = text[i + 1];
+    // Latin digraphs only: transliterated Arabic or Hebrew writes d and h (دحلان dhln), d and j
+    // (الدجاني djany) as two letters, and ذ ظ as z already (arabicSpelling).
+    const latinDigraph = !abjad && char === 'd' && (next === 'h' || next === 'j');
+    // "Siddharth" as "Sidharth": the doubled d before h is the digraph's.
+    if (!abjad && char === 'd' && next === 'd' && text[i + 2] === 'h') continue;
+    if (i > 0 && text[i - 1] === char && !latinDigraph) continue;
     if ((char === 'c' || char === 'g') && next !== 'h') skeleton += 'k';
-    else if (
-      (char === 'p' && next === 'h') ||
-      (char === 't' && (next === 's' || next === 'z')) ||
-      (char === 'd' && next === 'h')
-    ) {
+    else if ((char === 'p' && next === 'h') || (char === 't' && (next === 's' || next === 'z'))) {
       skeleton += char === 'p' ? 'f' : 'z';
       i++;
-    } else if (char === 'd' && next === 'j') {
-      // French transcriptions of Maghreb names write ج dj (Djamel, Djouadi): the j alone.
-      continue;
+    } else if (latinDigraph && next === 'h') {
+      skeleton += 'z';
+      i++;
+    } else if (latinDigraph) {
     } else skeleton += SKELETON_CLASS[char] ?? char;
   }
   return skeleton;
@@ -412,7 +415,7 @@ function finalise(drafts: Draft[], nameClass: NameClass, hangul: boolean): NameT
       acronym: draft.acronym,
       legalFamily: draft.legalFamily,
       phonetic: isWord ? phoneticKeys(draft.text) : [],
-      skeleton: isWord ? consonantSkeleton(draft.text) : draft.text,
+      skeleton: isWord ? consonantSkeleton(draft.text, draft.abjad) : draft.text,
       position: tokens.length,
       repeat,
       generation: generations[d]!,

@@ -40,6 +40,16 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     // عبد compounds keep their own rule; a leading الله stays a word of its own.
     expect(words('عبد الله')).toEqual(['bdallh']);
     expect(words('الله داد')).toEqual(['al', 'lh', 'dad']);
+    // Vowel marks on either word do not keep them apart.
+    // (any-ascii writes the damma as u; a skeleton drops it with the other vowels.)
+    expect(words('نورُ الله')).toEqual(['nwruullah']);
+    expect(words('صلاح الدِّين')).toEqual(['slahuddin']);
+  });
+
+  it('writes ذ and ظ as z', () => {
+    const words = (text: string) => rawWords(text, true).map((word) => word.text);
+    expect(words('نظر')).toEqual(['nzr']);
+    expect(words('ذاکر')).toEqual(['zakr']);
   });
 
   it('spells Hebrew as Latin spellings write it: vav a vowel, b and p at the start, sh, the final a, geresh', () => {
@@ -85,6 +95,11 @@ describe('transliterate: Devanagari spelled as Latin spellings of Hindi names wr
     expect(words('कृष्ण')).toEqual(['krishna']);
     expect(words('अमित शाह')).toEqual(['amit', 'shah']);
     expect(words('कंबोज')).toEqual(['kamboj']);
+  });
+
+  it('reads the candrabindu as the anusvara, and leaves Latin letters beside Devanagari as written', () => {
+    expect(words('गाँधी')).toEqual(['gandhi']);
+    expect(words('Marc मोदी')).toEqual(['marc', 'modi']);
   });
 
   it("reads the English o and e of transcribed names (ऑ, ॉ, ॅ) as Hindi's o and e", () => {

@@ -70,6 +70,8 @@ const ARABIC_LETTER = /[\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]/u;
 const ARABIC_ARTICLE =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627\u0644(?=[\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]{2})/gu;
 const TA_MARBUTA = /\u0629/gu;
+/** ذ and ظ: z, as Persian, Pashto, Urdu and much of spoken Arabic say them (any-ascii: dh). */
+const DHAL_AND_ZAH = /[\u0630\u0638]/gu;
 const ALIF = /\u0627/gu;
 /**
  * عبد ("servant of") and the name after it are one name (Abdallah, Abdulaziz), however Arabic
@@ -85,7 +87,7 @@ const ABD_COMPOUND =
  * in parts meets it through a merged alignment, as عبد compounds do.
  */
 const THEOPHORIC_SECOND =
-  /([\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]+)\s+\u0627\u0644(\u062f[\u064a\u06cc]\u0646|\u0644[\u064b-\u065f\u0670]*[\u0647\u06c1\u06be])(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+  /([\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]+[\u064b-\u065f\u0670]*)\s+\u0627\u0644(\u062f[\u064b-\u065f\u0670]*[\u064a\u06cc]\u0646|\u0644[\u064b-\u065f\u0670]*[\u0647\u06c1\u06be])(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
 const theophoricLatin = (_match: string, name: string, second: string) =>
   name + (second.startsWith('\u062f') ? 'uddin' : 'ullah');
 /** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
@@ -107,7 +109,8 @@ function arabicSpelling(text: string): string {
     .replace(ARABIC_SON_OF, '$1bin')
     .replace(ARABIC_ARTICLE, '$1al ')
     .replace(TA_MARBUTA, 'a')
-    .replace(ALIF, 'a');
+    .replace(ALIF, 'a')
+    .replace(DHAL_AND_ZAH, 'z');
 }
 
 const HEBREW_LETTER = /[\u05d0-\u05ea]/u;
@@ -209,14 +212,18 @@ const IAST_AS_NAMES: readonly [RegExp, string][] = [
  */
 function devanagariSpelling(text: string): string {
   if (!DEVANAGARI.test(text)) return text;
-  let spelled = text.replace(/\u093c/gu, '');
+  // The nukta is dropped; the candrabindu (a nasal vowel) reads as the anusvara.
+  let spelled = text.replace(/\u093c/gu, '').replace(/\u0901/gu, '\u0902');
   for (const [pattern, hindi] of DEVANAGARI_ENGLISH_VOWELS) spelled = spelled.replace(pattern, hindi);
   spelled = spelled.replace(DEVANAGARI_FINAL_CONSONANT, (consonant, _c, offset: number, whole: string) =>
     whole[offset - 1] === DEVANAGARI_VIRAMA ? consonant : consonant + DEVANAGARI_VIRAMA,
   );
-  let latin = Sanscript.t(spelled, 'devanagari', 'iast');
-  for (const [pattern, spelling] of IAST_AS_NAMES) latin = latin.replace(pattern, spelling);
-  return latin;
+  // Only the Devanagari runs: Latin letters beside them stay as written ("Marc" is not "March").
+  return spelled.replace(/[\u0900-\u097f]+/gu, (run) => {
+    let latin = Sanscript.t(run, 'devanagari', 'iast');
+    for (const [pattern, spelling] of IAST_AS_NAMES) latin = latin.replace(pattern, spelling);
+    return latin;
+  });
 }
 
 function isLetterOrDigit(code: number): boolean {

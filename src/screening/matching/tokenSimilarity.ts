@@ -1,5 +1,5 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
-import type { NameToken } from './nameTokens.js';
+import { consonantSkeleton, type NameToken } from './nameTokens.js';
 import { areNicknames } from './vocabulary/personNames.js';
 
 /**
@@ -167,14 +167,33 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
   if (a.abjad !== b.abjad) compareSkeletons(a, b, fuzz, out);
 }
 
-/** Arabic or Hebrew transliterated without short vowels meets a Latin spelling on its consonants. */
+/**
+ * Arabic or Hebrew transliterated without short vowels meets a Latin spelling on its consonants. A
+ * Latin dh is read both ways: as the z of ذ and ظ (its skeleton), and as d and h (Adham, أدهم).
+ */
 function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
-  const length = Math.max(a.skeleton.length, b.skeleton.length);
+  compareSkeletonsAs(a, b, a.skeleton, b.skeleton, fuzz, out);
+  const latin = a.abjad ? b : a;
+  if (!latin.text.includes('dh')) return;
+  const asLetters = consonantSkeleton(latin.text, true);
+  if (latin === a) compareSkeletonsAs(a, b, asLetters, b.skeleton, fuzz, out);
+  else compareSkeletonsAs(a, b, a.skeleton, asLetters, fuzz, out);
+}
+
+function compareSkeletonsAs(
+  a: NameToken,
+  b: NameToken,
+  aSkeleton: string,
+  bSkeleton: string,
+  fuzz: Fuzziness,
+  out: TokenComparison,
+): void {
+  const length = Math.max(aSkeleton.length, bSkeleton.length);
   // One consonant agrees only between the shortest words (علي "ly" / Ali): weaker evidence.
   const abjadText = a.abjad ? a.text : b.text;
   const latinText = a.abjad ? b.text : a.text;
   if (length < 2 && !(length === 1 && abjadText.length <= 2 && latinText.length <= 4)) return;
-  if (a.skeleton === b.skeleton) {
+  if (aSkeleton === bSkeleton) {
     const score =
       length === 1 ? TOKEN_SCORES.scriptFactor * TOKEN_SCORES.phonetic : TOKEN_SCORES.scriptFactor;
     if (score > out.score) {
@@ -185,7 +204,7 @@ function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Toke
   }
   const budget = editBudget(length, fuzz.budgetFactor);
   if (budget <= 0) return;
-  const cost = weightedDistance(a.skeleton, b.skeleton, budget);
+  const cost = weightedDistance(aSkeleton, bSkeleton, budget);
   if (cost > budget) return;
   const score = TOKEN_SCORES.scriptFactor * (1 - cost / length);
   if (score > out.score) {

@@ -104,4 +104,18 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);
     expect(match('علي حسن', 'ELI HAUSMANN')).toBe(false);
   });
+
+  it('meets Arabic-script names in the Latin spellings the lists use (compounds, ذ ظ as z or dh, the French dj)', () => {
+    const matches = (arabic: string, latin: string) => scoreNamePair('person', arabic, latin, standard).match;
+    expect(matches('جلال الدين حقانى', 'JALALUDDIN HAQQANI')).toBe(true);
+    expect(matches('جلال الدين حقانى', 'Jalal al-Din Haqqani')).toBe(true);
+    expect(matches('صلاح الدين', 'Salah al-Din')).toBe(true);
+    expect(matches('نور الله نوری', 'NURULLAH NURI')).toBe(true);
+    expect(matches('نظر محمد', 'NAZIR MOHAMMAD')).toBe(true);
+    expect(matches('ظافر', 'DHAFER')).toBe(true);
+    // A Latin d and h of two syllables still meets the Arabic د and ه.
+    expect(matches('أدهم', 'ADHAM')).toBe(true);
+    expect(matches('جمال عكاشة', 'DJAMEL AKKACHA')).toBe(true);
+    expect(matches('جلال الدين حقانى', 'Salah al-Din')).toBe(false);
+  });
 });
