@@ -42,7 +42,6 @@ interface ScoringFeature<Comparison> {
 /** One feature's part in one score. */
 export interface FeatureOutcome {
   feature: FeatureName;
-  qualifier: boolean;
   value: number;
   detail: string;
 }
@@ -99,12 +98,9 @@ export const SCORING_FEATURES: readonly TableEntry[] = [
  * feature that set it, so the parts always add up to the score before clamping.
  */
 export function scoreFeatures(input: FeatureInput): FeatureOutcome[] {
-  const compared = SCORING_FEATURES.map((entry) => entry.compare(input));
-  const values = SCORING_FEATURES.map((entry, i) => entry.value(compared[i], input));
-  liftToFloors(compared, values);
+  const { compared, values } = evaluate(input);
   return SCORING_FEATURES.map((entry, i) => ({
     feature: entry.name,
-    qualifier: entry.qualifier,
     value: values[i]!,
     detail: entry.detail(compared[i]),
   }));
@@ -112,31 +108,28 @@ export function scoreFeatures(input: FeatureInput): FeatureOutcome[] {
 
 /** The score the features add up to, in [0, 1]: `scoreFeatures` summed, without the explanation. */
 export function featureScore(input: FeatureInput): number {
-  const compared: unknown[] = [];
-  const values: number[] = [];
-  for (const entry of SCORING_FEATURES) {
-    const comparison = entry.compare(input);
-    compared.push(comparison);
-    values.push(entry.value(comparison, input));
-  }
-  return clampedTotal(liftToFloors(compared, values));
-}
-
-export function clampedTotal(values: readonly number[]): number {
   let total = 0;
-  for (const value of values) total += value;
+  for (const value of evaluate(input).values) total += value;
   return Math.min(1, Math.max(0, total));
 }
 
-/** Raises the value of each feature whose floor the total falls short of, by the shortfall. */
-function liftToFloors(compared: readonly unknown[], values: number[]): number[] {
+/** Each feature's comparison and value, each floor's shortfall added to the feature that set it. */
+function evaluate(input: FeatureInput): { compared: unknown[]; values: number[] } {
+  const compared: unknown[] = [];
+  const values: number[] = [];
   let total = 0;
-  for (const value of values) total += value;
-  SCORING_FEATURES.forEach((entry, i) => {
-    const floor = entry.floor?.(compared[i]);
-    if (floor === undefined || total >= floor) return;
+  for (const entry of SCORING_FEATURES) {
+    const comparison = entry.compare(input);
+    const value = entry.value(comparison, input);
+    compared.push(comparison);
+    values.push(value);
+    total += value;
+  }
+  for (let i = 0; i < SCORING_FEATURES.length; i++) {
+    const floor = SCORING_FEATURES[i]!.floor?.(compared[i]);
+    if (floor === undefined || total >= floor) continue;
     values[i]! += floor - total;
     total = floor;
-  });
-  return values;
+  }
+  return { compared, values };
 }
