@@ -22,6 +22,7 @@ import { type Logger, silentLogger } from '../shared/logger.js';
 import { loadCheckpoint } from '../subscriptions/checkpointStore.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
 import { createSubscriptionRunner, type SubscriptionRunner } from '../subscriptions/subscriptionRunner.js';
+import { MonitoredSubjects } from './delta/monitoredSubjects.js';
 import { MONITORING_CATEGORY, type RunTrigger } from './monitoringEvents.js';
 import { insertRuns, monitoringSchedulerHandler, queuedRun } from './monitoringScheduler.js';
 import { recordFailedRun, runMonitoringJob } from './runJob.js';
@@ -79,6 +80,19 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   const wakeups = new IdleWorkerWakeups();
   const idleWaiters = new Set<() => void>();
   let busy = 0;
+  // Warm from the start: a sweep then only brings it up to date (docs/monitoring.md).
+  const subjects = new MonitoredSubjects(pool);
+  let warming = refreshSubjects();
+
+  function refreshSubjects(): Promise<void> {
+    return subjects.refresh().then(
+      () => {},
+      (error) => {
+        if (!stopping.signal.aborted)
+          logger.warn({ error: describeError(error) }, 'monitored subjects index refresh failed');
+      },
+    );
+  }
 
   /** Whether the scheduler's batch being committed queued runs or sweeps. */
   let queuedInBatch = false;
@@ -154,10 +168,14 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
         );
         return;
       }
-      const stats = await sweepSnapshot(pool, {
-        snapshotId: claim.key,
-        previousSnapshotId: (claim.row.previous_snapshot_id as string | null) ?? null,
-      });
+      const stats = await sweepSnapshot(
+        pool,
+        {
+          snapshotId: claim.key,
+          previousSnapshotId: (claim.row.previous_snapshot_id as string | null) ?? null,
+        },
+        subjects,
+      );
       await pool.query('UPDATE monitoring_sweeps SET stats = $2 WHERE snapshot_id = $1', [claim.key, stats]);
       await markDone(pool, SWEEP_QUEUE, claim);
       logger.info({ snapshotId: claim.key, ...stats }, 'monitoring sweep done');
@@ -238,6 +256,8 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
     try {
       await reconcileCurrentSnapshots(pool, store, clock);
       await queueScheduledRuns(pool, options.intervalMs, clock());
+      warming = refreshSubjects();
+      await warming;
     } catch (error) {
       if (!stopping.signal.aborted) logger.warn({ error: describeError(error) }, 'monitoring tick failed');
     }
@@ -251,6 +271,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   return {
     scheduler,
     async idle() {
+      await warming;
       for (;;) {
         const due = await pool.query<{ n: number }>(
           `SELECT (SELECT count(*) FROM monitoring_sweeps WHERE status <> 'done')

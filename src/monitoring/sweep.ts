@@ -1,10 +1,7 @@
 import type pg from 'pg';
-import { screeningSubjectOf } from '../checks/screeningPlan.js';
-import type { CheckType } from '../screening/checkTypes.js';
 import { defaultProfile } from '../screening/scoring/profiles.js';
-import { MonitoredSubjectIndex } from './delta/monitoredSubjectIndex.js';
+import type { MonitoredSubjects } from './delta/monitoredSubjects.js';
 import { diffSnapshots } from './delta/snapshotDiff.js';
-import type { MonitoredSubject } from './monitoringEvents.js';
 import { insertRuns, queuedRun } from './monitoringScheduler.js';
 
 /**
@@ -25,7 +22,7 @@ export interface SweepStats {
   added: number;
   changed: number;
   removed: number;
-  /** Active configurations read for the reverse index: 0 when nothing was added or changed. */
+  /** Active configurations in the reverse index: 0 when nothing was added or changed. */
   activeConfigs: number;
   byReverseIndex: number;
   byObservation: number;
@@ -34,7 +31,7 @@ export interface SweepStats {
   ms: number;
   /** Where the time went (operations; the monitoring benchmark prints them). */
   diffMs: number;
-  /** Reading the active configurations and building the reverse index of their subjects. */
+  /** Bringing the reverse index of the subjects up to date (it is kept warm: MonitoredSubjects). */
   indexBuildMs: number;
   /** The reverse screening of the added and changed parties. */
   searchMs: number;
@@ -45,6 +42,7 @@ export interface SweepStats {
 export async function sweepSnapshot(
   pool: pg.Pool,
   sweep: { snapshotId: string; previousSnapshotId: string | null },
+  subjects: MonitoredSubjects,
 ): Promise<SweepStats> {
   const began = performance.now();
   const diff = await diffSnapshots(pool, sweep.previousSnapshotId, sweep.snapshotId);
@@ -53,21 +51,13 @@ export async function sweepSnapshot(
   const touchedIds = [...touched.map((entity) => entity.id), ...diff.removed.map((entity) => entity.id)];
 
   // Only an added or changed party can match a subject it did not match before: a version that
-  // only removes parties (a delisting day) needs no reverse screening, nor the subjects read for it.
-  const configs = touched.length > 0 ? await activeConfigs(pool) : [];
+  // only removes parties (a delisting day) needs no reverse screening.
+  const index = touched.length > 0 ? await subjects.current() : null;
   const affected = new Set<string>();
   let byReverseIndex = 0;
-  let built = performance.now();
+  const built = performance.now();
   let searched = built;
-  if (configs.length > 0) {
-    const index = MonitoredSubjectIndex.build(
-      configs.map((config) => ({
-        key: config.id,
-        subject: screeningSubjectOf(config.subject),
-        checkTypes: config.checkTypes,
-      })),
-    );
-    built = performance.now();
+  if (index && index.size > 0) {
     const profile = defaultProfile();
     for (const entity of touched) for (const key of index.candidatesFor(entity, profile)) affected.add(key);
     byReverseIndex = affected.size;
@@ -88,7 +78,7 @@ export async function sweepSnapshot(
     added: diff.added.length,
     changed: diff.changed.length,
     removed: diff.removed.length,
-    activeConfigs: configs.length,
+    activeConfigs: index?.size ?? 0,
     byReverseIndex,
     byObservation: observing.length,
     skippedBefore: skipped.length,
@@ -99,16 +89,6 @@ export async function sweepSnapshot(
     searchMs: Math.round(searched - built),
     queueMs: Math.round(ended - searched),
   };
-}
-
-async function activeConfigs(
-  pool: pg.Pool,
-): Promise<{ id: string; subject: MonitoredSubject; checkTypes: CheckType[] }[]> {
-  const { rows } = await pool.query<{ id: string; subject: MonitoredSubject; check_types: CheckType[] }>(
-    `SELECT monitoring_config_id AS id, state->'subject' AS subject, check_types
-       FROM monitoring_configs WHERE status = 'active'`,
-  );
-  return rows.map((row) => ({ id: row.id, subject: row.subject, checkTypes: row.check_types }));
 }
 
 async function configsObserving(pool: pg.Pool, entityIds: readonly string[]): Promise<string[]> {

@@ -68,3 +68,34 @@ describe('MonitoredSubjectIndex', () => {
     expect(index.candidatesFor(listed('test:5', ['Viktor BOUT']), findProfile('us-ofac')!)).toEqual([]);
   });
 });
+
+describe('MonitoredSubjectIndex kept up to date', () => {
+  const bout = listed('test:6', ['Viktor BOUT']);
+
+  it('finds a subject added after the build, and stops finding a removed one', () => {
+    const updated = MonitoredSubjectIndex.build([
+      monitored('a', 'Viktor Bout'),
+      monitored('b', 'Maria Gonzalez'),
+    ]);
+    updated.add(monitored('c', 'Viktor Butt'));
+    expect(updated.candidatesFor(bout, defaultProfile())).toEqual(['a', 'c']);
+    updated.remove('a');
+    expect(updated.candidatesFor(bout, defaultProfile())).toEqual(['c']);
+    expect(updated.size).toBe(2);
+    expect(updated.removedSize).toBe(1);
+  });
+
+  it('replaces the subject of a key added again: its old name and identifiers no longer lead to it', () => {
+    const updated = MonitoredSubjectIndex.build([
+      monitored('a', 'Viktor Bout', { identifiers: [{ scheme: 'passport', value: 'P1234567' }] }),
+    ]);
+    updated.add(monitored('a', 'Maria Gonzalez'));
+    expect(updated.candidatesFor(bout, defaultProfile())).toEqual([]);
+    const byPassport = listed('test:7', ['Someone Else'], {
+      identifiers: [{ scheme: 'passport', value: 'P1234567' }],
+    });
+    expect(updated.candidatesFor(byPassport, defaultProfile())).toEqual([]);
+    expect(updated.candidatesFor(listed('test:8', ['Maria GONZALEZ']), defaultProfile())).toEqual(['a']);
+    expect(updated.size).toBe(1);
+  });
+});

@@ -61,6 +61,11 @@ import {
  *
  * Cost: subjects sharing a name and kind share one name score; a part's confirmations are
  * cached per distinct entity part and fuzziness.
+ *
+ * The index is kept up to date rather than rebuilt (delta/monitoredSubjects.ts): `add` a subject,
+ * `remove` one (its slot is only marked, and skipped), `add` a key again to replace its subject.
+ * Name groups, parts and postings only grow; the holder rebuilds when removed slots outnumber the
+ * live ones.
  */
 
 export interface MonitoredSubject {
@@ -99,6 +104,12 @@ const NONE: readonly number[] = [];
 
 export class MonitoredSubjectIndex {
   private readonly subjects: MonitoredSubject[] = [];
+  /** Slots removed or replaced: skipped by every search. */
+  private readonly removed = new Set<number>();
+  /** Key -> its live slot. */
+  private readonly slots = new Map<string, number>();
+  private readonly groupIds = new Map<string, number>();
+  private readonly partIds = new Map<string, number>();
   private readonly groups: NameGroup[] = [];
   private readonly parts: Part[] = [];
   // Routes from an entity's term to the subjects' parts (part ids).
@@ -121,41 +132,59 @@ export class MonitoredSubjectIndex {
 
   static build(subjects: Iterable<MonitoredSubject>): MonitoredSubjectIndex {
     const index = new MonitoredSubjectIndex();
-    const groupIds = new Map<string, number>();
-    const partIds = new Map<string, number>();
-    for (const subject of subjects) {
-      const id = index.subjects.length;
-      index.subjects.push(subject);
-      const groupKey = `${subject.subject.kind}\u0000${subject.subject.name}`;
-      let group = groupIds.get(groupKey);
-      if (group === undefined) {
-        group = index.groups.length;
-        groupIds.set(groupKey, group);
-        index.groups.push({
-          prepared: new PreparedSubject(subject.subject),
-          kind: subject.subject.kind,
-          members: [],
-        });
-        index.addGroupParts(group, partIds);
-      }
-      index.groups[group]!.members.push(id);
-      for (const identifier of subject.subject.identifiers) {
-        const schemes = identifier.scheme === 'other' ? ['other', ...DIGIT_SCHEMES] : [identifier.scheme];
-        for (const scheme of schemes) {
-          const value = normaliseIdentifierValue(identifier.value, scheme);
-          if (value.length > 0) index.byIdentifier.add(value, id);
-        }
-      }
-    }
+    for (const subject of subjects) index.add(subject);
     return index;
   }
 
+  /** Subjects searched. */
   get size(): number {
-    return this.subjects.length;
+    return this.slots.size;
+  }
+
+  /** Slots of removed or replaced subjects, still held. */
+  get removedSize(): number {
+    return this.removed.size;
+  }
+
+  /** Adds a subject under its key, replacing the subject the key had. */
+  add(subject: MonitoredSubject): void {
+    this.remove(subject.key);
+    const id = this.subjects.length;
+    this.subjects.push(subject);
+    this.slots.set(subject.key, id);
+    const groupKey = `${subject.subject.kind}\u0000${subject.subject.name}`;
+    let group = this.groupIds.get(groupKey);
+    if (group === undefined) {
+      group = this.groups.length;
+      this.groupIds.set(groupKey, group);
+      this.groups.push({
+        prepared: new PreparedSubject(subject.subject),
+        kind: subject.subject.kind,
+        members: [],
+      });
+      this.addGroupParts(group);
+    }
+    this.groups[group]!.members.push(id);
+    for (const identifier of subject.subject.identifiers) {
+      const schemes = identifier.scheme === 'other' ? ['other', ...DIGIT_SCHEMES] : [identifier.scheme];
+      for (const scheme of schemes) {
+        const value = normaliseIdentifierValue(identifier.value, scheme);
+        if (value.length > 0) this.byIdentifier.add(value, id);
+      }
+    }
+  }
+
+  /** Stops finding the subject of `key` (nothing when it is not held). */
+  remove(key: string): void {
+    const id = this.slots.get(key);
+    if (id === undefined) return;
+    this.slots.delete(key);
+    this.removed.add(id);
   }
 
   /** The query parts of a group's name, as ScreeningIndex.queryParts reads them, under every route. */
-  private addGroupParts(group: number, partIds: Map<string, number>): void {
+  private addGroupParts(group: number): void {
+    const partIds = this.partIds;
     const parts = queryParts(this.groups[group]!.prepared);
     for (const token of parts) {
       const identity = comparisonIdentity(token);
@@ -216,7 +245,7 @@ export class MonitoredSubjectIndex {
 
     const keep = new Set<number>();
     const consider = (subjectId: number, nameMatch: NameMatch) => {
-      if (keep.has(subjectId)) return;
+      if (keep.has(subjectId) || this.removed.has(subjectId)) return;
       const subject = this.subjects[subjectId]!;
       if (!allowed(subject)) return;
       const score = scoreEntity(
@@ -231,6 +260,7 @@ export class MonitoredSubjectIndex {
     for (const group of this.groupsReached(names, profile.fuzziness)) {
       const { prepared, kind, members } = this.groups[group]!;
       if (!kindsCompatible(kind, entity.kind)) continue;
+      if (members.every((subjectId) => this.removed.has(subjectId))) continue;
       const nameMatch = scoreNames(prepared, entity.kind, names, profile.fuzziness);
       for (const subjectId of members) consider(subjectId, nameMatch);
     }
@@ -238,6 +268,7 @@ export class MonitoredSubjectIndex {
       const value = normaliseIdentifierValue(identifier.value, identifier.scheme);
       if (value.length < 4) continue;
       for (const subjectId of this.byIdentifier.get(value)) {
+        if (this.removed.has(subjectId)) continue;
         const subject = this.subjects[subjectId]!;
         const prepared = new PreparedSubject(subject.subject);
         consider(subjectId, scoreNames(prepared, entity.kind, names, profile.fuzziness));

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projections } from '../../../projections/registry.js';
+import { installProjections } from '../../../projections/registryStore.js';
+import { type RunningProjections, startProjections } from '../../../projections/startProjections.js';
+import { SYSTEM_ACTOR } from '../../../src/cases/caseEvents.js';
+import { MonitoredSubjects } from '../../../src/monitoring/delta/monitoredSubjects.js';
+import { monitoringRunId } from '../../../src/monitoring/monitoringReferences.js';
+import type { ListedEntity } from '../../../src/screening/model/listedEntity.js';
+import { defaultProfile } from '../../../src/screening/scoring/profiles.js';
+import { silentLogger } from '../../../src/shared/logger.js';
+import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
+import { eventually } from '../../support/eventually.js';
+import { enrollNewSubject, recordRun, runMonitoringCommand } from '../../support/monitoringBuilders.js';
+import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
+import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+
+/**
+ * The warm reverse index (docs/monitoring.md, "The reverse index"): brought up to date from
+ * `monitoring_configs`, it holds exactly the active configurations' subjects, and a run (which
+ * moves a configuration's revision but not its subject) is not indexed again.
+ */
+
+const bout: ListedEntity = {
+  id: 'test:bout',
+  kind: 'person',
+  names: [{ full: 'Viktor BOUT', kind: 'primary' }],
+  birthDates: [],
+  countries: [],
+  nationalities: [],
+  identifiers: [],
+  topics: ['sanction'],
+  datasets: ['test'],
+  sources: [{ name: 'Test', url: null, dataset: 'test', priority: 1 }],
+  programs: [],
+  sourceRecordRef: 'bout',
+};
+
+describe('MonitoredSubjects', () => {
+  let es: TestEventStore;
+  let running: RunningProjections;
+  let where = { accountId: '', groupId: '' };
+
+  beforeAll(async () => {
+    es = await openTestEventStore();
+    await installProjections(es.db.pool, projections);
+    const workspace = await createWorkspace(es.db.pool, { name: 'Warm index' });
+    where = { accountId: workspace.account.id, groupId: workspace.defaultGroup.id };
+    running = await startProjections({
+      pool: es.db.pool,
+      databaseUrl: es.db.url,
+      store: es.store,
+      definitions: projections,
+      runner: fastRunnerOptions,
+      logger: silentLogger,
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    await es?.close();
+  }, 240_000);
+
+  const projected = (configId: string, status: string) =>
+    eventually(async () => {
+      const { rows } = await es.db.pool.query(
+        'SELECT status FROM monitoring_configs WHERE monitoring_config_id = $1',
+        [configId],
+      );
+      expect(rows[0]?.status).toBe(status);
+    });
+  const revisionOf = async (configId: string) =>
+    Number(
+      (
+        await es.db.pool.query('SELECT revision FROM monitoring_configs WHERE monitoring_config_id = $1', [
+          configId,
+        ])
+      ).rows[0]!.revision,
+    );
+
+  it('follows enrollments and pauses, and leaves a configuration that only ran as it was indexed', async () => {
+    const deps = { pool: es.db.pool, store: es.store };
+    const exact = await enrollNewSubject(deps, where, { name: 'Viktor Bout' });
+    const other = await enrollNewSubject(deps, where, { name: 'Maria Gonzalez' });
+    await projected(exact.configId, 'active');
+    await projected(other.configId, 'active');
+
+    const subjects = new MonitoredSubjects(es.db.pool);
+    const first = await subjects.current();
+    expect(first.size).toBe(2);
+    expect(first.candidatesFor(bout, defaultProfile())).toEqual([exact.configId]);
+    expect(await subjects.refresh()).toBe(0);
+
+    // Enrolled after the index was built: found by the next refresh.
+    const typo = await enrollNewSubject(deps, where, { name: 'Viktor Butt' });
+    await projected(typo.configId, 'active');
+    expect(await subjects.refresh()).toBe(1);
+    expect((await subjects.current()).candidatesFor(bout, defaultProfile()).sort()).toEqual(
+      [exact.configId, typo.configId].sort(),
+    );
+
+    // A run moves the revision, not the subject: read again, not indexed again.
+    const before = await revisionOf(other.configId);
+    const runId = monitoringRunId(other.configId, 'operator:warm-index');
+    const at = new Date().toISOString();
+    await recordRun(es.store, other.configId, [
+      {
+        type: 'MonitoringRunStarted',
+        data: { runId, trigger: { kind: 'operator' }, checkTypes: ['sanctions'], occurredAt: at },
+      },
+      { type: 'MonitoringRunFailed', data: { runId, errorMessage: 'set by the test', occurredAt: at } },
+    ]);
+    await eventually(async () => expect(await revisionOf(other.configId)).toBeGreaterThan(before));
+    expect(await subjects.refresh()).toBe(0);
+
+    // Paused: out of the index; resumed: back in.
+    const setStatus = (status: 'paused' | 'active') =>
+      runMonitoringCommand(es.store, exact.configId, {
+        type: 'Update',
+        changes: { status },
+        groupMemberIds: [],
+        actor: SYSTEM_ACTOR,
+        now: new Date().toISOString(),
+      });
+    await setStatus('paused');
+    await projected(exact.configId, 'paused');
+    const paused = await subjects.current();
+    expect(paused.size).toBe(2);
+    expect(paused.candidatesFor(bout, defaultProfile())).toEqual([typo.configId]);
+    await setStatus('active');
+    await projected(exact.configId, 'active');
+    expect((await subjects.current()).candidatesFor(bout, defaultProfile()).sort()).toEqual(
+      [exact.configId, typo.configId].sort(),
+    );
+  });
+});
