@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COST, distanceLowerBound, editBudget, letterMask, weightedDistance } from './editDistance.js';
+import {
+  COST,
+  distanceLowerBound,
+  doubledLetters,
+  editBudget,
+  letterMask,
+  weightedDistance,
+} from './editDistance.js';
 
 describe('weightedDistance', () => {
   it('prices edits by what transliteration and typing do to names', () => {
@@ -62,6 +69,52 @@ describe('distanceLowerBound', () => {
         expect(bound).toBeLessThanOrEqual(weightedDistance(a, b) + 1e-9);
       }
     }
+  });
+
+  it('with the doubled letters counted, still never exceeds the distance: glued and repeated spellings too', () => {
+    const texts = [
+      ...names,
+      'jimmycherizier',
+      'jimmy',
+      'abdulrahman',
+      'abdurrahman',
+      'muhammadd',
+      'hannibal',
+      'hanniball',
+      'lll',
+      'aabbcc',
+      'abc',
+    ];
+    for (const a of texts) {
+      for (const b of texts) {
+        const bound = distanceLowerBound(
+          letterMask(a),
+          letterMask(b),
+          a.length,
+          b.length,
+          doubledLetters(a),
+          doubledLetters(b),
+        );
+        expect(bound).toBeLessThanOrEqual(weightedDistance(a, b) + 1e-9);
+      }
+    }
+  });
+
+  it('counts a length difference at full cost beyond the letters that repeat the one before them', () => {
+    // "jimmy" inside "jimmycherizier": nine letters to drop, one of them a repeat.
+    const loose = distanceLowerBound(letterMask('jimmycherizier'), letterMask('jimmy'), 14, 5);
+    const tight = distanceLowerBound(
+      letterMask('jimmycherizier'),
+      letterMask('jimmy'),
+      14,
+      5,
+      doubledLetters('jimmycherizier'),
+      doubledLetters('jimmy'),
+    );
+    expect(loose).toBeLessThan(editBudget(14, 1));
+    expect(tight).toBeCloseTo(8.3, 6);
+    expect(weightedDistance('jimmycherizier', 'jimmy')).toBeGreaterThanOrEqual(tight);
+    expect(doubledLetters('hanniball')).toBe(2);
   });
 
   it('rejects unrelated names without running the distance', () => {

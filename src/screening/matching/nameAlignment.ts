@@ -1,4 +1,4 @@
-import { distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
+import { distanceLowerBound, doubledLetters, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
 import {
@@ -387,11 +387,19 @@ function addMergedEdges(
   for (let s = 0; s < single.length; s++) {
     const token = single[s]!;
     if ((token.role !== 'word' && token.role !== 'patronymic') || token.text.length < 4) continue;
+    const tokenDoubled = doubledLetters(token.text);
     for (let start = 0; start < runs.length - 1; start++) {
       let joinedLength = runs[start]!.text.length;
       let joinedLetters = runs[start]!.letters;
+      let joinedDoubled = doubledLetters(runs[start]!.text);
       for (let end = start + 1; end < runs.length && end < start + 3; end++) {
-        joinedLength += runs[end]!.text.length;
+        const last = runs[end - 1]!.text;
+        const next = runs[end]!.text;
+        // The letter joining two parts may repeat the one before it, as inside a part.
+        joinedDoubled +=
+          doubledLetters(next) +
+          ((last.charCodeAt(last.length - 1) & 127) === (next.charCodeAt(0) & 127) ? 1 : 0);
+        joinedLength += next.length;
         joinedLetters |= runs[end]!.letters;
         const joins = end - start;
         const length = Math.max(joinedLength, token.text.length);
@@ -399,7 +407,14 @@ function addMergedEdges(
         let score = 0;
         if (
           budget >= 0 &&
-          distanceLowerBound(joinedLetters, token.letters, joinedLength, token.text.length) <= budget
+          distanceLowerBound(
+            joinedLetters,
+            token.letters,
+            joinedLength,
+            token.text.length,
+            joinedDoubled,
+            tokenDoubled,
+          ) <= budget
         ) {
           const cost = weightedDistance(joinedText(runs, start, end), token.text, budget);
           if (cost <= budget) score = 1 - (cost + joins * NAME_RULES.mergeCost) / length;
@@ -476,8 +491,15 @@ function addResplitEdges(q: NameToken[], r: NameToken[], fuzz: Fuzziness): void 
       const length = Math.max(queryLength, candidateLength);
       const budget = editBudget(length, fuzz.budgetFactor) - NAME_RULES.mergeCost;
       if (budget < 0) continue;
-      if (distanceLowerBound(queryLetters, c.letters | d.letters, queryLength, candidateLength) > budget)
-        continue;
+      const least = distanceLowerBound(
+        queryLetters,
+        c.letters | d.letters,
+        queryLength,
+        candidateLength,
+        doubledLetters(a.text + b.text),
+        doubledLetters(c.text + d.text),
+      );
+      if (least > budget) continue;
       const cost = weightedDistance(a.text + b.text, c.text + d.text, budget);
       if (cost > budget) continue;
       const score = 1 - (cost + NAME_RULES.mergeCost) / length;
