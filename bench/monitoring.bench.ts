@@ -774,7 +774,7 @@ function report(r: Results): string {
       'sweep',
       'added/changed/removed',
       'diff',
-      'configs + reverse index build',
+      'reverse index brought up to date (kept warm)',
       'candidate search',
       'observing, queue',
       'queued runs',

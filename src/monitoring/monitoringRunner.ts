@@ -35,7 +35,7 @@ import { sweepSnapshot } from './sweep.js';
  */
 export interface Monitoring {
   readonly scheduler: SubscriptionRunner;
-  /** Resolves when no sweep or run is due (tests, benchmarks). */
+  /** Resolves when no sweep or run is due and the reverse index holds every projected configuration (tests, benchmarks). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -82,7 +82,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   let busy = 0;
   // Warm from the start: a sweep then only brings it up to date (docs/monitoring.md).
   const subjects = new MonitoredSubjects(pool);
-  let warming = refreshSubjects();
+  void refreshSubjects();
 
   function refreshSubjects(): Promise<void> {
     return subjects.refresh().then(
@@ -256,8 +256,7 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
     try {
       await reconcileCurrentSnapshots(pool, store, clock);
       await queueScheduledRuns(pool, options.intervalMs, clock());
-      warming = refreshSubjects();
-      await warming;
+      await refreshSubjects();
     } catch (error) {
       if (!stopping.signal.aborted) logger.warn({ error: describeError(error) }, 'monitoring tick failed');
     }
@@ -271,7 +270,8 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   return {
     scheduler,
     async idle() {
-      await warming;
+      // Idle includes the reverse index: every configuration projected so far is in it.
+      await refreshSubjects();
       for (;;) {
         const due = await pool.query<{ n: number }>(
           `SELECT (SELECT count(*) FROM monitoring_sweeps WHERE status <> 'done')

@@ -69,6 +69,21 @@ describe('MonitoredSubjectIndex', () => {
   });
 });
 
+describe('MonitoredSubjectIndex across an abjad transliteration', () => {
+  it('reaches subjects whose parts are glued or split otherwise than the listed name, as the forward search does', () => {
+    const reverse = MonitoredSubjectIndex.build([
+      monitored('compound', 'عبد الرحمن'),
+      monitored('two-words', 'ولی جان'),
+      monitored('latin-parts', 'Abdul Hamid'),
+    ]);
+    expect(reverse.candidatesFor(listed('test:9', ['ABDUL RAHMAN']), defaultProfile())).toEqual(['compound']);
+    expect(reverse.candidatesFor(listed('test:10', ['WALIJAN']), defaultProfile())).toEqual(['two-words']);
+    expect(reverse.candidatesFor(listed('test:11', ['عبدالحميد']), defaultProfile())).toEqual([
+      'latin-parts',
+    ]);
+  });
+});
+
 describe('MonitoredSubjectIndex kept up to date', () => {
   const bout = listed('test:6', ['Viktor BOUT']);
 

@@ -1,6 +1,6 @@
 import { type CheckType, checkTypesOfEntity } from '../../screening/checkTypes.js';
 import { queryParts } from '../../screening/index/screeningIndex.js';
-import { isSearchablePart, trigramsOf } from '../../screening/index/termDictionary.js';
+import { isSearchablePart, MIN_SKELETON_HALF, trigramsOf } from '../../screening/index/termDictionary.js';
 import { NAME_RULES } from '../../screening/matching/nameAlignment.js';
 import type { NameToken } from '../../screening/matching/nameTokens.js';
 import { type PreparedName, prepareName } from '../../screening/matching/preparedName.js';
@@ -37,7 +37,9 @@ import {
  *    E's names (termDictionary routes: same text; same key; shared phonetic code; same skeleton
  *    across an abjad transliteration; enough shared 3-grams, each confirmed by `compareTokens`
  *    reaching minimumPairScore), or two neighbouring parts of S glued are one of E's terms, or a
- *    part of S split in two has a half that is one of E's terms; or S has an identifier whose
+ *    part of S split in two has a half that is one of E's terms (by text, or across an abjad
+ *    transliteration by consonant skeleton: glued skeletons, or a half of a part's skeleton, equal
+ *    to the skeleton of a term of the other script); or S has an identifier whose
  *    normalised value E holds. The reverse index keeps every query part of every subject (the
  *    same `queryParts` reading, person and company for an unknown kind) under each of those keys,
  *    and looks each searchable part of each name of E up by the same routes, in the other
@@ -123,6 +125,8 @@ export class MonitoredSubjectIndex {
   // Routes from an entity's term straight to name groups: glued neighbouring parts, halves of a split.
   private readonly byJoined = new Postings();
   private readonly byHalf = new Postings();
+  /** The same two routes across an abjad transliteration, keyed as TermDictionary.skeletonTerms looks up. */
+  private readonly byGluedSkeleton = new Postings();
   /** Normalised identifier value -> subjects. */
   private readonly byIdentifier = new Postings();
   private readonly confirmed = new Map<string, readonly number[]>();
@@ -216,11 +220,23 @@ export class MonitoredSubjectIndex {
       if (groups[groups.length - 1] !== group) groups.push(group);
     }
     for (let i = 0; i + 1 < parts.length; i++) this.byJoined.add(parts[i]!.text + parts[i + 1]!.text, group);
-    for (const { role, text } of parts) {
-      if (role !== 'word' || text.length < 6) continue;
-      for (let i = 3; i <= text.length - 3; i++) {
-        this.byHalf.add(text.slice(0, i), group);
-        this.byHalf.add(text.slice(i), group);
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const [left, right] = [parts[i]!, parts[i + 1]!];
+      if (left.abjad === right.abjad) {
+        this.byGluedSkeleton.add(`${left.abjad ? 'l' : 'a'}${left.skeleton}${right.skeleton}`, group);
+      }
+    }
+    for (const { role, text, skeleton, abjad } of parts) {
+      if (role !== 'word') continue;
+      if (text.length >= 6) {
+        for (let i = 3; i <= text.length - 3; i++) {
+          this.byHalf.add(text.slice(0, i), group);
+          this.byHalf.add(text.slice(i), group);
+        }
+      }
+      for (let i = MIN_SKELETON_HALF; i <= skeleton.length - MIN_SKELETON_HALF; i++) {
+        this.byGluedSkeleton.add(`${abjad ? 'l' : 'a'}${skeleton.slice(0, i)}`, group);
+        this.byGluedSkeleton.add(`${abjad ? 'l' : 'a'}${skeleton.slice(i)}`, group);
       }
     }
   }
@@ -292,6 +308,8 @@ export class MonitoredSubjectIndex {
         }
         for (const group of this.byJoined.get(token.text)) groups.add(group);
         for (const group of this.byHalf.get(token.text)) groups.add(group);
+        for (const group of this.byGluedSkeleton.get(`${token.abjad ? 'a' : 'l'}${token.skeleton}`))
+          groups.add(group);
       }
     }
     return groups;

@@ -178,6 +178,20 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(ids(search('SergeiLavrov', { kind: 'person', on: alone }))).toEqual(['gb_hmt:lavrov-only']);
   });
 
+  it('finds parts glued or split otherwise across an abjad transliteration, by their skeletons', () => {
+    // Arabic writes the compound as one word where the list has two parts, and the other way round;
+    // neither text nor a single part's skeleton reaches a term.
+    const latin = ScreeningIndex.build([
+      listed({ id: 'un_sc_sanctions:rahman', name: 'ABDUL RAHMAN' }),
+      listed({ id: 'un_sc_sanctions:walijan', name: 'WALIJAN' }),
+    ]);
+    expect(ids(search('عبد الرحمن', { kind: 'person', on: latin }))).toEqual(['un_sc_sanctions:rahman']);
+    expect(ids(search('ولی جان', { kind: 'person', on: latin }))).toEqual(['un_sc_sanctions:walijan']);
+    // And from Latin parts to a compound listed in Arabic script.
+    const arabic = ScreeningIndex.build([listed({ id: 'un_sc_sanctions:hamid', name: 'عبدالحميد' })]);
+    expect(ids(search('Abdul Hamid', { kind: 'person', on: arabic }))).toEqual(['un_sc_sanctions:hamid']);
+  });
+
   it('finds a number written otherwise ("250th" for "250")', () => {
     const funds = ScreeningIndex.build(
       Array.from({ length: 300 }, (_, i) =>

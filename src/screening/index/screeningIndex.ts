@@ -19,6 +19,7 @@ import { type EntityStore, EntityStoreBuilder } from './entityStore.js';
 import { NameEvidence } from './nameEvidence.js';
 import {
   isSearchablePart,
+  MIN_SKELETON_HALF,
   type TermDictionary,
   TermDictionaryBuilder,
   type TermMatch,
@@ -456,12 +457,20 @@ export class ScreeningIndex {
     return this.evidence.take(CANDIDATE_NAMES, (nameId) => allowed(this.nameEntity[nameId]!));
   }
 
-  /** Two neighbouring parts written as one in a list ("Abdul Hai" / "ABDULHAI"). */
+  /**
+   * Two neighbouring parts written as one in a list ("Abdul Hai" / "ABDULHAI"); across an abjad
+   * transliteration, by their skeletons joined ("ولی جان" / "WALIJAN").
+   */
   private joinedParts(parts: readonly NameToken[]): TermMatch[][] {
     const joined: TermMatch[][] = [];
     for (let i = 0; i + 1 < parts.length; i++) {
-      const term = this.terms.lookup(parts[i]!.text + parts[i + 1]!.text);
+      const [left, right] = [parts[i]!, parts[i + 1]!];
+      const term = this.terms.lookup(left.text + right.text);
       if (term !== undefined) joined.push([{ term, similarity: GLUED_SIMILARITY }]);
+      if (left.abjad !== right.abjad) continue;
+      const across = this.terms.skeletonTerms(left.skeleton + right.skeleton, left.abjad);
+      if (across.length > 0)
+        joined.push(Array.from(across, (term) => ({ term, similarity: GLUED_SIMILARITY })));
     }
     return joined;
   }
@@ -472,17 +481,26 @@ export class ScreeningIndex {
    */
   private splitParts(parts: readonly NameToken[]): [TermMatch[], TermMatch[]][] {
     const splits: [TermMatch[], TermMatch[]][] = [];
-    for (const { role, text } of parts) {
-      if (role !== 'word' || text.length < 6 || this.terms.lookup(text) !== undefined) continue;
-      for (let i = 3; i <= text.length - 3; i++) {
-        const left = this.terms.lookup(text.slice(0, i));
-        const right = this.terms.lookup(text.slice(i));
-        if (left === undefined || right === undefined) continue;
-        const halves = [left, right].sort((a, b) => this.postings[a]!.length - this.postings[b]!.length);
-        splits.push([
-          [{ term: halves[0]!, similarity: GLUED_SIMILARITY }],
-          [{ term: halves[1]!, similarity: GLUED_SIMILARITY }],
-        ]);
+    const glued = (terms: ArrayLike<number>) =>
+      Array.from(terms, (term) => ({ term, similarity: GLUED_SIMILARITY }));
+    const push = (left: ArrayLike<number>, right: ArrayLike<number>) => {
+      const halves = [glued(left), glued(right)].sort((a, b) => this.frequencyOf(a) - this.frequencyOf(b));
+      splits.push([halves[0]!, halves[1]!]);
+    };
+    for (const { role, text, skeleton, abjad } of parts) {
+      if (role !== 'word') continue;
+      if (text.length >= 6 && this.terms.lookup(text) === undefined) {
+        for (let i = 3; i <= text.length - 3; i++) {
+          const left = this.terms.lookup(text.slice(0, i));
+          const right = this.terms.lookup(text.slice(i));
+          if (left !== undefined && right !== undefined) push([left], [right]);
+        }
+      }
+      // Across an abjad transliteration, by the skeleton ("عبدالرحمن" / "ABDUL RAHMAN").
+      for (let i = MIN_SKELETON_HALF; i <= skeleton.length - MIN_SKELETON_HALF; i++) {
+        const left = this.terms.skeletonTerms(skeleton.slice(0, i), abjad);
+        const right = this.terms.skeletonTerms(skeleton.slice(i), abjad);
+        if (left.length > 0 && right.length > 0) push(left, right);
       }
     }
     return splits;

@@ -44,6 +44,11 @@ export function trigramsOf(text: string): string[] {
   return grams;
 }
 
+const NO_TERMS = new Int32Array(0);
+
+/** Skeleton halves shorter than this are not looked up: two consonants already name many parts. */
+export const MIN_SKELETON_HALF = 2;
+
 class ListMap {
   private readonly lists = new Map<string, number[]>();
   add(key: string, value: number): void {
@@ -125,6 +130,15 @@ export class TermDictionary {
   /** The term with exactly this text. */
   lookup(text: string): number | undefined {
     return this.ids.get(text);
+  }
+
+  /**
+   * Terms of the other kind of script (Latin for an abjad query, abjad for a Latin one) whose
+   * consonant skeleton is `skeleton`: how glued or split parts meet across an abjad
+   * transliteration, where the texts never agree letter for letter.
+   */
+  skeletonTerms(skeleton: string, fromAbjad: boolean): ArrayLike<number> {
+    return this.bySkeleton.get(`${fromAbjad ? 'l' : 'a'}${skeleton}`) ?? NO_TERMS;
   }
 
   /**
