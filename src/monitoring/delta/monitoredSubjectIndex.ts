@@ -9,6 +9,7 @@ import {
   comparisonIdentity,
   type Fuzziness,
   otherKoreanOrigin,
+  skeletonReadings,
   type TokenComparison,
 } from '../../screening/matching/tokenSimilarity.js';
 import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
@@ -201,8 +202,9 @@ export class MonitoredSubjectIndex {
         this.byKey.add(token.key, part);
         if (token.role !== 'number') {
           for (const code of token.phonetic) this.byPhonetic.add(code, part);
-          // Under the key the forward search looks a part up with; a term is listed under the other side's.
-          this.bySkeleton.add(`${token.abjad ? 'l' : 'a'}${token.skeleton}`, part);
+          // Under the keys the forward search looks a part up with; a term is listed under the other side's.
+          for (const reading of skeletonReadings(token))
+            this.bySkeleton.add(`${token.abjad ? 'l' : 'a'}${reading}`, part);
           // The Korean route, likewise: a Hangul part looks up Latin terms, and the other way round.
           if (token.korean !== '') this.bySkeleton.add(`k${otherKoreanOrigin(token.korean)}`, part);
           const grams = trigramsOf(token.text);
@@ -334,7 +336,9 @@ export class MonitoredSubjectIndex {
     if (fuzziness.phonetic) {
       for (const code of term.phonetic) for (const part of this.byPhonetic.get(code)) proposed.add(part);
     }
-    for (const part of this.bySkeleton.get(`${term.abjad ? 'a' : 'l'}${term.skeleton}`)) proposed.add(part);
+    for (const reading of skeletonReadings(term)) {
+      for (const part of this.bySkeleton.get(`${term.abjad ? 'a' : 'l'}${reading}`)) proposed.add(part);
+    }
     if (term.korean !== '') for (const part of this.bySkeleton.get(`k${term.korean}`)) proposed.add(part);
     if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
     for (const part of proposed) {

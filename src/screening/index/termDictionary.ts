@@ -5,6 +5,7 @@ import {
   comparisonIdentity,
   type Fuzziness,
   otherKoreanOrigin,
+  skeletonReadings,
   type TokenComparison,
 } from '../matching/tokenSimilarity.js';
 
@@ -86,8 +87,10 @@ export class TermDictionaryBuilder {
       const token = this.tokens[id]!;
       if (token.key !== token.text) byKey.add(token.key, id);
       for (const code of token.phonetic) byPhonetic.add(code, id);
-      // Skeletons only help across an abjad transliteration; keyed by side so each side finds the other.
-      bySkeleton.add(`${token.abjad ? 'a' : 'l'}${token.skeleton}`, id);
+      // Skeletons only help across an abjad transliteration; keyed by side so each side finds the other,
+      // under every reading of the letters written more than one way.
+      for (const reading of skeletonReadings(token))
+        bySkeleton.add(`${token.abjad ? 'a' : 'l'}${reading}`, id);
       // Korean syllables across Hangul and Latin letters (koreanRomanisation.ts), in the same map.
       if (token.korean !== '') bySkeleton.add(`k${token.korean}`, id);
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
@@ -181,7 +184,9 @@ export class TermDictionary {
     if (part.role === 'number') return found;
     if (fuzziness.phonetic)
       for (const code of part.phonetic) for (const term of this.byPhonetic.get(code) ?? []) consider(term);
-    for (const term of this.bySkeleton.get(`${part.abjad ? 'l' : 'a'}${part.skeleton}`) ?? []) consider(term);
+    for (const reading of skeletonReadings(part)) {
+      for (const term of this.bySkeleton.get(`${part.abjad ? 'l' : 'a'}${reading}`) ?? []) consider(term);
+    }
     if (part.korean !== '') {
       for (const term of this.bySkeleton.get(`k${otherKoreanOrigin(part.korean)}`) ?? []) consider(term);
     }

@@ -259,7 +259,8 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
   let i = 0;
 
   if (isPerson || nameClass === 'unknown') {
-    while (i < last && PERSON_TITLES.has(texts[i]!)) i++;
+    // Latin titles only: an abjad transliteration without vowels may spell one (عمر Umar is "mr").
+    while (i < last && !words[i]!.abjad && PERSON_TITLES.has(texts[i]!)) i++;
   }
   if (nameClass === 'object') {
     if (i < last && OBJECT_PREFIXES.has(texts[i]!)) i++;

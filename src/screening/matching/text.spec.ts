@@ -16,8 +16,10 @@ describe('transliterate', () => {
 describe('transliterate: Arabic spelled as Latin spellings write it', () => {
   it('sets the article apart, writes the long a, the feminine ending and the lineage particle', () => {
     const words = (text: string) => rawWords(text, true).map((word) => word.text);
-    // al-Ubaidi: the article written onto the word stands apart.
-    expect(words('غازي حمود العبيدي')).toEqual(['ghazy', 'hmwd', 'al', 'bydy']);
+    // al-Ubaidi: the article written onto the word stands apart; a final ي is the long i (Ghazi).
+    expect(words('غازي حمود العبيدي')).toEqual(['ghazi', 'hmwd', 'al', 'bydi']);
+    // Inside a word ي stays y (Rashid has it as the long i, Yasin as the consonant).
+    expect(words('رشيد ياسين')).toEqual(['rshyd', 'yasyn']);
     // Hamza, not Hamzh: ta marbuta is the final a.
     expect(words('حمزة')).toEqual(['hmza']);
     // Bilal: the alif is the long a that letter-by-letter transliteration drops.
@@ -34,7 +36,7 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     const words = (text: string) => rawWords(text, true).map((word) => word.text);
     expect(words('جلال الدين حقانى')).toEqual(['jlaluddin', 'hqana']);
     expect(words('شمس الدین')).toEqual(['shmsuddin']);
-    expect(words('نور الله نوری')).toEqual(['nwrullah', 'nwry']);
+    expect(words('نور الله نوری')).toEqual(['nwrullah', 'nwri']);
     // Allah written with the Urdu heh.
     expect(words('ثناء اللہ')).toEqual(['thnaullah']);
     // عبد compounds keep their own rule; a leading الله stays a word of its own.

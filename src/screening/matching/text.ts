@@ -74,6 +74,11 @@ const TA_MARBUTA = /\u0629/gu;
 const DHAL_AND_ZAH = /[\u0630\u0638]/gu;
 const ALIF = /\u0627/gu;
 /**
+ * ي (ی in Persian) ending a word is the long i Latin writes (علي Ali, التكريتي al-Tikriti, العزاوي
+ * al-Azzawi, الطائي al-Ta'i), not the consonant y: a nisba ending is how many family names end.
+ */
+const FINAL_YA = /[\u064a\u06cc](?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+/**
  * عبد ("servant of") and the name after it are one name (Abdallah, Abdulaziz), however Arabic
  * spaces them: joined here, the whole meets a Latin spelling written as one word by its skeleton,
  * and one written in parts (Abd al-Aziz) through a merged alignment.
@@ -104,6 +109,7 @@ const ARABIC_SON_OF =
 function arabicSpelling(text: string): string {
   if (!ARABIC_LETTER.test(text)) return text;
   return text
+    .replace(FINAL_YA, 'i')
     .replace(ABD_COMPOUND, '$1$2')
     .replace(THEOPHORIC_SECOND, theophoricLatin)
     .replace(ARABIC_SON_OF, '$1bin')

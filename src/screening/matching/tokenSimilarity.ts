@@ -168,16 +168,50 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
 }
 
 /**
- * Arabic or Hebrew transliterated without short vowels meets a Latin spelling on its consonants. A
- * Latin dh is read both ways: as the z of ذ and ظ (its skeleton), and as d and h (Adham, أدهم).
+ * Arabic or Hebrew transliterated without short vowels meets a Latin spelling on its consonants,
+ * each side read every way its letters are written in names (skeletonReadings).
  */
 function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
-  compareSkeletonsAs(a, b, a.skeleton, b.skeleton, fuzz, out);
-  const latin = a.abjad ? b : a;
-  if (!latin.text.includes('dh')) return;
-  const asLetters = consonantSkeleton(latin.text, true);
-  if (latin === a) compareSkeletonsAs(a, b, asLetters, b.skeleton, fuzz, out);
-  else compareSkeletonsAs(a, b, a.skeleton, asLetters, fuzz, out);
+  const aReadings = skeletonReadings(a);
+  const bReadings = skeletonReadings(b);
+  for (const aSkeleton of aReadings) {
+    for (const bSkeleton of bReadings) compareSkeletonsAs(a, b, aSkeleton, bSkeleton, fuzz, out);
+  }
+}
+
+/** The letters but a e i o u, a doubled one once: "wali" and "wli" are both "wl". */
+function withSemivowels(text: string): string {
+  let kept = '';
+  for (const char of text) if (!'aeiou'.includes(char) && !kept.endsWith(char)) kept += char;
+  return kept;
+}
+
+/**
+ * A token's consonant skeleton, and the other readings of letters that names write more than one
+ * way across an abjad transliteration (docs/screening-matching.md, "Romanization tables"):
+ * - Latin dh: the z of ذ and ظ (the skeleton), or d and h (Adham, أدهم);
+ * - Latin th: also ظ, which Iraqi and Gulf spellings write th (كاظم Kathim, Kadhim, Kazim);
+ * - Latin z: also ض, which Persian, Pashto and Urdu say z (فضل Fazal, ضیا Zia, رضا Raza);
+ * - Latin ch: also ش, as French spellings of Maghreb names write it (علوش Alouche, عكاشة Akkacha);
+ * - abjad th (ث): also s, as Persian, Pashto and Urdu say it (ثاقب Saqib, وثيق Wasiq);
+ * - abjad final h (ه): also the vowel a or e it stands for (جمعه Juma, زاده Zada).
+ */
+export function skeletonReadings(token: NameToken): readonly string[] {
+  const { text, skeleton } = token;
+  const readings = [skeleton];
+  const add = (reading: string) => {
+    if (reading !== '' && !readings.includes(reading)) readings.push(reading);
+  };
+  if (token.abjad) {
+    if (text.includes('th')) add(consonantSkeleton(text.replaceAll('th', 's'), true));
+    if (text.length > 2 && text.endsWith('h')) add(consonantSkeleton(text.slice(0, -1), true));
+    return readings;
+  }
+  if (text.includes('dh')) add(consonantSkeleton(text, true));
+  if (text.includes('th')) add(consonantSkeleton(text.replaceAll('th', 'z')));
+  if (text.includes('z')) add(consonantSkeleton(text.replaceAll('z', 'd')));
+  if (text.includes('ch')) add(consonantSkeleton(text.replaceAll('ch', 'sh')));
+  return readings;
 }
 
 function compareSkeletonsAs(
@@ -189,10 +223,16 @@ function compareSkeletonsAs(
   out: TokenComparison,
 ): void {
   const length = Math.max(aSkeleton.length, bSkeleton.length);
-  // One consonant agrees only between the shortest words (علي "ly" / Ali): weaker evidence.
+  // One consonant agrees only between the shortest words (علي "li" / Ali), or when the w or y
+  // the skeleton leaves out agrees too (ولی "wli" / Wali): weaker evidence.
   const abjadText = a.abjad ? a.text : b.text;
   const latinText = a.abjad ? b.text : a.text;
-  if (length < 2 && !(length === 1 && abjadText.length <= 2 && latinText.length <= 4)) return;
+  const shortest =
+    length === 1 &&
+    latinText.length <= 4 &&
+    (abjadText.length <= 2 ||
+      (abjadText.length === 3 && withSemivowels(abjadText) === withSemivowels(latinText)));
+  if (length < 2 && !shortest) return;
   if (aSkeleton === bSkeleton) {
     const score =
       length === 1 ? TOKEN_SCORES.scriptFactor * TOKEN_SCORES.phonetic : TOKEN_SCORES.scriptFactor;
