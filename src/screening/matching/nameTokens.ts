@@ -15,6 +15,7 @@ import {
   readRomanNumeral,
 } from './vocabulary/orgWords.js';
 import {
+  ABJAD_TITLES,
   canonicalSpelling,
   looksLikePatronymic,
   PERSON_TITLES,
@@ -175,7 +176,7 @@ export function consonantSkeleton(text: string, abjad = false): string {
     if (!abjad && char === 'd' && next === 'd' && text[i + 2] === 'h') continue;
     if (i > 0 && text[i - 1] === char && !latinDigraph) continue;
     if ((char === 'c' || char === 'g') && next !== 'h') skeleton += 'k';
-    else if ((char === 'p' && next === 'h') || (char === 't' && (next === 's' || next === 'z'))) {
+    else if ((char === 'p' && next === 'h') || (!abjad && char === 't' && (next === 's' || next === 'z'))) {
       skeleton += char === 'p' ? 'f' : 'z';
       i++;
     } else if (latinDigraph && next === 'h') {
@@ -259,8 +260,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
   let i = 0;
 
   if (isPerson || nameClass === 'unknown') {
-    // Latin titles only: an abjad transliteration without vowels may spell one (عمر Umar is "mr").
-    while (i < last && !words[i]!.abjad && PERSON_TITLES.has(texts[i]!)) i++;
+    while (i < last && (words[i]!.abjad ? ABJAD_TITLES : PERSON_TITLES).has(texts[i]!)) i++;
   }
   if (nameClass === 'object') {
     if (i < last && OBJECT_PREFIXES.has(texts[i]!)) i++;

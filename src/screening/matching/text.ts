@@ -141,6 +141,9 @@ const HEBREW_RULES: readonly [RegExp, string][] = [
   [new RegExp(`${NOT_HEBREW_BEFORE}\u05e4`, 'gu'), 'p'],
   // ש is sh far more often than s in names (Shalom, Moshe).
   [/\u05e9/gu, 'sh'],
+  // צ (and final ץ) is the ts that Latin writes ts, tz or z (Tsvi, Katz, Zvi): z in a skeleton,
+  // which reads ts and tz as z only in Latin (in Arabic script ت and س are two letters).
+  [/[\u05e6\u05e5]/gu, 'z'],
   // A final ה is the vowel a or e (Daniella, Andre), not an h.
   [/\u05d4(?![\u05d0-\u05ea])/gu, 'a'],
 ];

@@ -179,6 +179,19 @@ function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Toke
   }
 }
 
+/** The other readings of Latin letters (skeletonReadings), each a rewrite of the text. */
+const LATIN_READINGS: readonly [RegExp, string][] = [
+  [/th/g, 'z'],
+  [/z/g, 'd'],
+  [/ch/g, 'sh'],
+  // g but in gh: Egyptian spellings write ج g (رجب Ragab, جمال Gamal).
+  [/g(?!h)/g, 'j'],
+  // c before e, i or y: French spellings write س so (لونيسي Lounici).
+  [/c(?=[eiy])/g, 's'],
+  // A final h after a vowel: the -ah Latin writes for a final vowel (ملا Mullah, حمزة Hamzah).
+  [/(?<=[aeiou])h$/, ''],
+];
+
 /** The letters but a e i o u, a doubled one once: "wali" and "wli" are both "wl". */
 function withSemivowels(text: string): string {
   let kept = '';
@@ -193,10 +206,24 @@ function withSemivowels(text: string): string {
  * - Latin th: also ظ, which Iraqi and Gulf spellings write th (كاظم Kathim, Kadhim, Kazim);
  * - Latin z: also ض, which Persian, Pashto and Urdu say z (فضل Fazal, ضیا Zia, رضا Raza);
  * - Latin ch: also ش, as French spellings of Maghreb names write it (علوش Alouche, عكاشة Akkacha);
+ * - Latin g: also ج, as Egyptian spellings write it (رجب Ragab); Latin c before e, i, y: also س, as
+ *   French ones do (لونيسي Lounici); a Latin final vowel and h: also the vowel alone (ملا Mullah);
  * - abjad th (ث): also s, as Persian, Pashto and Urdu say it (ثاقب Saqib, وثيق Wasiq);
  * - abjad final h (ه): also the vowel a or e it stands for (جمعه Juma, زاده Zada).
  */
 export function skeletonReadings(token: NameToken): readonly string[] {
+  let readings = READINGS.get(token);
+  if (!readings) {
+    readings = readingsOf(token);
+    READINGS.set(token, readings);
+  }
+  return readings;
+}
+
+/** Tokens are immutable and compared many times: their readings are worked out once. */
+const READINGS = new WeakMap<NameToken, readonly string[]>();
+
+function readingsOf(token: NameToken): readonly string[] {
   const { text, skeleton } = token;
   const readings = [skeleton];
   const add = (reading: string) => {
@@ -208,9 +235,10 @@ export function skeletonReadings(token: NameToken): readonly string[] {
     return readings;
   }
   if (text.includes('dh')) add(consonantSkeleton(text, true));
-  if (text.includes('th')) add(consonantSkeleton(text.replaceAll('th', 'z')));
-  if (text.includes('z')) add(consonantSkeleton(text.replaceAll('z', 'd')));
-  if (text.includes('ch')) add(consonantSkeleton(text.replaceAll('ch', 'sh')));
+  for (const [pattern, by] of LATIN_READINGS) {
+    const rewritten = text.replace(pattern, by);
+    if (rewritten !== text) add(consonantSkeleton(rewritten));
+  }
   return readings;
 }
 

@@ -117,6 +117,12 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(matches('ولی محمد', 'WALI MOHAMMAD')).toBe(true);
     // عمر without vowels is "mr": a name, not the title Mr.
     expect(matches('عمر محمد', 'UMAR MOHAMMAD')).toBe(true);
+    // Egyptian g for ج, the French soft c for س, Latin -ah for a final vowel; ت and س stay two letters.
+    expect(matches('رجب محمد', 'RAGAB MOHAMED')).toBe(true);
+    expect(matches('جمال لونيسي', 'DJAMEL LOUNICI')).toBe(true);
+    expect(matches('منير المتصدق', 'MOUNIR EL MOTASSADEQ')).toBe(true);
+    // An honorific leads the name in Arabic script as in Latin (قاري Qari).
+    expect(matches('قاري سیف الله توخى', 'SAIFULLAH TOKHI')).toBe(true);
     // The readings widen a letter, not a name: other consonants still disagree.
     expect(matches('فضل رحيم', 'FAISAL RAHIM')).toBe(false);
     expect(matches('رشيد كاظم', 'RASHID KATIB')).toBe(false);

@@ -394,6 +394,24 @@ export const PERSON_TITLES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The honorifics of PERSON_TITLES as an Arabic-script name spells them once transliterated
+ * (arabicSpelling, no short vowels): قاري Qari, ملا Mullah, شيخ Sheikh, حاجي Haji, مولوي Mawlawi,
+ * مولانا Maulana, مفتي Mufti. Latin titles are not read in a transliteration: عمر (Umar) is "mr".
+ */
+export const ABJAD_TITLES: ReadonlySet<string> = new Set([
+  'qari',
+  'mla',
+  'mlla',
+  'shykh',
+  'haji',
+  'haj',
+  'mwlwi',
+  'mwlwy',
+  'mwlana',
+  'mfti',
+]);
+
+/**
  * Name particles: articles and kinship words that connect name parts. They weigh little, and the
  * spellings of one particle are equal ("al" = "el", "bin" = "ben" = "ibn").
  */
