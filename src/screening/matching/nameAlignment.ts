@@ -5,9 +5,12 @@ import {
   compareTokens,
   type Fuzziness,
   sameKoreanSyllables,
+  skeletonReadings,
   TOKEN_SCORES,
   type TokenComparison,
   type TokenMatchKind,
+  textSkeletonReadings,
+  withoutInnerArticle,
 } from './tokenSimilarity.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
 
@@ -448,12 +451,16 @@ function addMergedEdges(
           for (const withArticle of [true, false]) {
             const parts = withArticle ? joins + 1 : partsBesidesArticle(runs, start, end);
             if (!withArticle && parts === joins + 1) continue;
-            const skeleton = consonantSkeleton(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
-            const joined =
-              TOKEN_SCORES.scriptFactor * (1 - ((parts - 1) * NAME_RULES.mergeCost) / skeleton.length);
-            if (skeleton.length >= 3 && skeleton === token.skeleton && joined > score) {
-              score = joined;
-              articleFree = true;
+            // Each side read every way its letters are written (آخوند زاده / AKHUNZADA: ه as a).
+            const joinedSpelling = joinedText(runs, start, end, withArticle);
+            for (const skeleton of textSkeletonReadings(joinedSpelling, runs[start]!.abjad)) {
+              if (skeleton.length < 3 || !compoundReadings(token).includes(skeleton)) continue;
+              const joined =
+                TOKEN_SCORES.scriptFactor * (1 - ((parts - 1) * NAME_RULES.mergeCost) / skeleton.length);
+              if (joined > score) {
+                score = joined;
+                articleFree = true;
+              }
             }
           }
         }
@@ -508,6 +515,17 @@ function addResplitEdges(q: NameToken[], r: NameToken[], fuzz: Fuzziness): void 
       }
     }
   }
+}
+
+/**
+ * The skeleton readings of a word meeting glued parts, and for an abjad compound with the article
+ * inside (أبواليزيد bwalyzyd, عبد الباقي bdalbaqi), also without it however short the rest: a Latin
+ * name writes the article once and leaves out its repeats ("ABOU EL YAZID EL AYASHI" keeps one el).
+ */
+function compoundReadings(token: NameToken): readonly string[] {
+  const readings = skeletonReadings(token);
+  const assimilated = token.abjad ? withoutInnerArticle(token.text) : '';
+  return assimilated === '' || readings.includes(assimilated) ? readings : [...readings, assimilated];
 }
 
 function isWord(token: NameToken): boolean {

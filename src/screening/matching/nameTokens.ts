@@ -157,6 +157,8 @@ const SKELETON_VOWELS = /[aeiouyw]/;
  * ظافر Dhafer). The price: a Latin d and h of two syllables (Adham) reads as z too.
  */
 const SKELETON_CLASS: Readonly<Record<string, string>> = { q: 'k', v: 'b' };
+/** Letters that make one consonant with an h after them. */
+const DIGRAPH_FIRST: ReadonlySet<string> = new Set(['s', 'k', 'g', 't', 'c']);
 
 /**
  * Consonant skeleton: "muhammad" -> "mhmd". A doubled letter counts once ("hammud" -> "hmd", as
@@ -174,7 +176,9 @@ export function consonantSkeleton(text: string, abjad = false): string {
     const latinDigraph = !abjad && char === 'd' && (next === 'h' || next === 'j');
     // "Siddharth" as "Sidharth": the doubled d before h is the digraph's.
     if (!abjad && char === 'd' && next === 'd' && text[i + 2] === 'h') continue;
-    if (i > 0 && text[i - 1] === char && !latinDigraph) continue;
+    // The h of a digraph (sh, kh, gh, th) and an h after it are two letters (شهيد shhyd, Shahid).
+    const digraphH = char === 'h' && i > 1 && DIGRAPH_FIRST.has(text[i - 2]!);
+    if (i > 0 && text[i - 1] === char && !latinDigraph && !digraphH) continue;
     if ((char === 'c' || char === 'g') && next !== 'h') skeleton += 'k';
     else if ((char === 'p' && next === 'h') || (!abjad && char === 't' && (next === 's' || next === 'z'))) {
       skeleton += char === 'p' ? 'f' : 'z';

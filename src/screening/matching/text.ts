@@ -96,6 +96,9 @@ const THEOPHORIC_SECOND =
 const theophoricLatin = (_match: string, name: string, second: string) =>
   name + (second.startsWith('\u062f') ? 'uddin' : 'ullah');
 /** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
+/** ولد between names: "son of" in Mauritanian names, the particle Latin writes ould. */
+const ARABIC_OULD =
+  /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0648\u0644\u062f(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
 const ARABIC_SON_OF =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
 
@@ -113,6 +116,7 @@ function arabicSpelling(text: string): string {
     .replace(ABD_COMPOUND, '$1$2')
     .replace(THEOPHORIC_SECOND, theophoricLatin)
     .replace(ARABIC_SON_OF, '$1bin')
+    .replace(ARABIC_OULD, '$1ould')
     .replace(ARABIC_ARTICLE, '$1al ')
     .replace(TA_MARBUTA, 'a')
     .replace(ALIF, 'a')

@@ -192,10 +192,15 @@ const LATIN_READINGS: readonly [RegExp, string][] = [
   [/(?<=[aeiou])h$/, ''],
 ];
 
-/** The letters but a e i o u, a doubled one once: "wali" and "wli" are both "wl". */
+/**
+ * The letters but a e i o u, a doubled one once: "wali" and "wli" are both "wl". A leading ou is
+ * the w French spellings of Maghreb names write so ("ouni" / العوني "wni").
+ */
 function withSemivowels(text: string): string {
   let kept = '';
-  for (const char of text) if (!'aeiou'.includes(char) && !kept.endsWith(char)) kept += char;
+  for (const char of text.startsWith('ou') ? `w${text.slice(2)}` : text) {
+    if (!'aeiou'.includes(char) && !kept.endsWith(char)) kept += char;
+  }
   return kept;
 }
 
@@ -224,14 +229,32 @@ export function skeletonReadings(token: NameToken): readonly string[] {
 const READINGS = new WeakMap<NameToken, readonly string[]>();
 
 function readingsOf(token: NameToken): readonly string[] {
-  const { text, skeleton } = token;
+  return textSkeletonReadings(token.text, token.abjad, token.skeleton);
+}
+
+/** The skeleton of an abjad compound without the article inside it ("" when it has none). */
+export function withoutInnerArticle(text: string): string {
+  const inner = text.indexOf('al', 1);
+  return inner < 0 ? '' : consonantSkeleton(text.slice(0, inner) + text.slice(inner + 2), true);
+}
+
+/** skeletonReadings of a text (glued parts, say), its skeleton given when known. */
+export function textSkeletonReadings(
+  text: string,
+  abjad: boolean,
+  skeleton = consonantSkeleton(text, abjad),
+): readonly string[] {
   const readings = [skeleton];
   const add = (reading: string) => {
     if (reading !== '' && !readings.includes(reading)) readings.push(reading);
   };
-  if (token.abjad) {
+  if (abjad) {
     if (text.includes('th')) add(consonantSkeleton(text.replaceAll('th', 's'), true));
     if (text.length > 2 && text.endsWith('h')) add(consonantSkeleton(text.slice(0, -1), true));
+    // A compound read with its article assimilated, as Latin writes it (عبد الرحمن Abderrahmane,
+    // Abdur Rahman): only a long one, as a short rest (عبدالولی "bdl") would meet any Abdul.
+    const assimilated = withoutInnerArticle(text);
+    if (assimilated.length >= 4) add(assimilated);
     return readings;
   }
   if (text.includes('dh')) add(consonantSkeleton(text, true));
