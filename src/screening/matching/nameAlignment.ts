@@ -1,5 +1,5 @@
 import { distanceLowerBound, doubledLetters, editBudget, weightedDistance } from './editDistance.js';
-import { consonantSkeleton, MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
+import { MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
 import {
   compareTokens,
