@@ -97,6 +97,24 @@ export interface WaitForEventsOptions {
   after?: Checkpoint | null;
 }
 
+/**
+ * Which store a process is connected to: its kind and the instance. Feed positions mean something
+ * only on the instance that handed them out, so checkpoints record it (see the subscription runner).
+ */
+export interface StoreIdentity {
+  kind: EventStore['kind'];
+  /** Stable for the life of the store's data; another server, or the same one recreated, differs. */
+  instance: string;
+}
+
+export function sameStore(a: StoreIdentity, b: StoreIdentity): boolean {
+  return a.kind === b.kind && a.instance === b.instance;
+}
+
+export function describeStore(identity: StoreIdentity): string {
+  return `${identity.kind} ${identity.instance}`;
+}
+
 export interface StreamAppend {
   streamName: string;
   events: NewEvent[];
@@ -137,6 +155,8 @@ export interface EventStore {
   /** Position of the last event visible on the feed, or null when the feed is empty. */
   headCheckpoint(): Promise<Checkpoint | null>;
   compareCheckpoints(a: Checkpoint, b: Checkpoint): -1 | 0 | 1;
+  /** Which store instance this is: read from the store on every call, so a swapped server shows. */
+  identity(): Promise<StoreIdentity>;
   close(): Promise<void>;
 }
 
@@ -164,6 +184,14 @@ export class IdempotencyMismatchError extends Error {
 
 export class InvalidStreamNameError extends TypeError {
   override readonly name = 'InvalidStreamNameError';
+}
+
+/**
+ * Event types starting with `$` are EventStoreDB's system events: its `$all` reads leave them out of
+ * the feed, so such an event would be stored but never delivered. Refused on every adapter alike.
+ */
+export class InvalidEventTypeError extends TypeError {
+  override readonly name = 'InvalidEventTypeError';
 }
 
 /** `<category>-<id>`: the category is a lowerCamel word with no dash (case, monitoringConfig, subject). */
@@ -211,6 +239,13 @@ export function assignEventIds(
 export function assertAppendable(streamName: string, events: NewEvent[]): void {
   streamCategory(streamName);
   if (events.length === 0) throw new TypeError(`Append to ${streamName} has no events`);
+  for (const event of events) {
+    if (typeof event.type !== 'string' || event.type.length === 0 || event.type.startsWith('$')) {
+      throw new InvalidEventTypeError(
+        `Invalid event type "${String(event.type)}" for ${streamName}: it must be non-empty and must not start with "$" (reserved for EventStoreDB's system events, which the feed leaves out)`,
+      );
+    }
+  }
 }
 
 /** Each stream once, each with events. */

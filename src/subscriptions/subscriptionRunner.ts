@@ -1,10 +1,19 @@
 import type pg from 'pg';
-import type { Checkpoint, EventStore, RecordedEvent } from '../eventStore/eventStore.js';
+import {
+  type Checkpoint,
+  describeStore,
+  type EventStore,
+  type RecordedEvent,
+  type StoreIdentity,
+  sameStore,
+} from '../eventStore/eventStore.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { sleep } from '../shared/sleep.js';
 import { BatchRetry, type FailureStep } from './batchRetry.js';
 import {
   advanceCheckpoint,
+  type CheckpointRow,
+  claimCheckpointStore,
   ensureCheckpoint,
   loadCheckpoint,
   parkSubscription,
@@ -31,6 +40,8 @@ export type RunnerState =
   | 'parked'
   /** Its handler said it must not write any more (a replaced projection version). */
   | 'retired'
+  /** Its checkpoint is a position on another event store than the one it is connected to: ended. */
+  | 'wrongStore'
   | 'stopped';
 
 export interface SubscriptionRunnerOptions {
@@ -53,7 +64,7 @@ export interface SubscriptionRunner {
   readonly state: RunnerState;
   /** Every event of the subscription's categories up to here is handled and committed. */
   readonly checkpoint: Checkpoint | null;
-  /** Resolves once the runner has ended: after stop(), or by itself when retired. */
+  /** Resolves once the runner has ended: after stop(), or by itself when retired or on the wrong store. */
   readonly done: Promise<void>;
   start(): void;
   /** Lets the batch in flight commit (or roll back), then releases leadership and resolves. */
@@ -63,6 +74,23 @@ export interface SubscriptionRunner {
   onStateChange(listener: (state: RunnerState) => void): () => void;
   /** Called after each committed batch, e.g. for progress reports. */
   onCommit(listener: (events: readonly RecordedEvent[]) => void): () => void;
+}
+
+type LeadOutcome = 'stopped' | 'retired' | 'wrongStore';
+
+/** What an operator reads when a checkpoint belongs to another store than the one connected. */
+export function wrongStoreMessage(
+  row: CheckpointRow,
+  recorded: StoreIdentity,
+  connected: StoreIdentity,
+): string {
+  return (
+    `Subscription ${row.subscriptionId} stopped: its checkpoint (${row.checkpoint ?? 'start of the feed'}) ` +
+    `is a position on the event store ${describeStore(recorded)}, but this process is connected to ` +
+    `${describeStore(connected)}. Feed positions do not carry over between stores. Point EVENT_STORE ` +
+    `and its connection at the store that wrote the checkpoint, or, if this store replaces it for good, ` +
+    'follow "Checkpoints name their store" in docs/event-store.md.'
+  );
 }
 
 type BatchOutcome =
@@ -115,8 +143,8 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
   };
 
   async function run(): Promise<void> {
-    let retired = false;
-    while (!stopping.signal.aborted && !retired) {
+    let ended: LeadOutcome = 'stopped';
+    while (!stopping.signal.aborted && ended === 'stopped') {
       const lease = await acquireLeadership({
         databaseUrl: options.databaseUrl,
         subscriptionId,
@@ -132,7 +160,7 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
       });
       if (!lease) break;
       try {
-        retired = await lead(lease);
+        ended = await lead(lease);
       } catch (error) {
         logger.error(
           { subscriptionId, error: describeError(error) },
@@ -148,13 +176,29 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
         await sleep(standbyRetryMs, stopping.signal);
       }
     }
-    setState(retired ? 'retired' : 'stopped');
+    setState(ended);
   }
 
-  /** Processes while this runner holds the lease; true when the handler retired the subscription. */
-  async function lead(lease: Lease): Promise<boolean> {
+  /**
+   * Whether the stored checkpoint is a position on the store this runner reads. Records the store on
+   * a row that names none; on another store, says so where an operator looks (log and `subscriptions
+   * status`) and the runner ends: going on would skip events or wait on a position that never comes.
+   */
+  async function onTheRightStore(): Promise<boolean> {
+    const connected = await store.identity();
+    const row = await claimCheckpointStore(pool, subscriptionId, connected);
+    if (!row.store || sameStore(row.store, connected)) return true;
+    const message = wrongStoreMessage(row, row.store, connected);
+    logger.error({ subscriptionId, recorded: row.store, connected }, message);
+    await recordFailure(pool, subscriptionId, 0, message).catch(() => {});
+    return false;
+  }
+
+  /** Processes while this runner holds the lease; how the runner ended when it is not to go on. */
+  async function lead(lease: Lease): Promise<LeadOutcome> {
     const signal = AbortSignal.any([stopping.signal, lease.lost]);
     let row = await ensureCheckpoint(pool, subscriptionId);
+    if (!(await onTheRightStore())) return 'wrongStore';
     let checkpoint = row.checkpoint;
     watch.advance(checkpoint);
     const retry = new BatchRetry(policy, compare);
@@ -269,9 +313,9 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
         continue;
       }
       setState('leading');
-      if ((await follow()) === 'retired') return true;
+      if ((await follow()) === 'retired') return 'retired';
     }
-    return false;
+    return 'stopped';
   }
 
   /** Records a handler failure and carries out the retry policy's step: wait, isolate, or park. */

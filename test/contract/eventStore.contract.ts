@@ -5,6 +5,7 @@ import {
   type Checkpoint,
   type EventStore,
   IdempotencyMismatchError,
+  InvalidEventTypeError,
   InvalidStreamNameError,
   isCaughtUp,
   type RecordedEvent,
@@ -274,6 +275,32 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         await expect(
           store.appendToStream(stream(), [{ ...event(0), id: 'not-a-uuid' }]),
         ).rejects.toBeInstanceOf(TypeError);
+      });
+
+      it('refuses an event type beginning with "$" before anything is written, in one stream or several', async () => {
+        const name = stream();
+        const other = stream();
+        const system = { type: '$Tested', data: {} };
+        const refused = await rejection(store.appendToStream(name, [event(0), system]));
+        expect(refused).toBeInstanceOf(InvalidEventTypeError);
+        expect((refused as Error).message).toContain('"$Tested"');
+        await expect(
+          store.appendToStreams([
+            { streamName: other, events: [event(0)] },
+            { streamName: name, events: [system] },
+          ]),
+        ).rejects.toBeInstanceOf(InvalidEventTypeError);
+        expect((await store.readStream(name)).exists).toBe(false);
+        expect((await store.readStream(other)).exists).toBe(false);
+      });
+    });
+
+    describe('store identity', () => {
+      it('names its kind and the same instance on every call', async () => {
+        const first = await store.identity();
+        expect(first.kind).toBe(store.kind);
+        expect(first.instance).not.toBe('');
+        expect(await store.identity()).toEqual(first);
       });
     });
 

@@ -1,10 +1,51 @@
+import { type EventStoreDBClient, jsonEvent, type ReadStreamOptions } from '@eventstore/db-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from '../../../test/contract/eventStore.contract.js';
 import { FakeEsdb } from '../../../test/support/fakeEsdb.js';
-import type { Checkpoint } from '../eventStore.js';
+import type { Checkpoint, ReadStreamResult } from '../eventStore.js';
 import { esdbEventStoreOver } from './esdbEventStore.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The fake's client, appending one more event to `streamName` right after the next read of it ends. */
+function appendingAfterNextRead(fake: FakeEsdb, streamName: string): EventStoreDBClient {
+  let armed = true;
+  return new Proxy(fake.client, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== 'readStream') return typeof value === 'function' ? value.bind(target) : value;
+      return (name: string, options?: ReadStreamOptions) => {
+        const read = target.readStream(name, options);
+        if (name !== streamName || !armed) return read;
+        armed = false;
+        return (async function* () {
+          try {
+            yield* read;
+          } finally {
+            await target.appendToStream(streamName, [jsonEvent({ type: 'Late', data: {} })]);
+          }
+        })();
+      };
+    },
+  });
+}
+
+/** The revisions a read of this shape returns from a stream whose last revision is `result.revision`. */
+function expectedRevisions(
+  result: ReadStreamResult,
+  shape: { direction: 'forwards' | 'backwards'; fromRevision: bigint; maxCount: number },
+): bigint[] {
+  const revisions: bigint[] = [];
+  if (shape.direction === 'forwards') {
+    for (let r = shape.fromRevision; r <= result.revision && revisions.length < shape.maxCount; r++) {
+      revisions.push(r);
+    }
+  } else {
+    const start = shape.fromRevision < result.revision ? shape.fromRevision : result.revision;
+    for (let r = start; r >= 0n && revisions.length < shape.maxCount; r--) revisions.push(r);
+  }
+  return revisions;
+}
 
 // Live delivery must come from the doorbell: the fallback poll never runs within a test.
 eventStoreContract('EventStoreDB adapter over an in-memory fake client', async () => {
@@ -28,6 +69,52 @@ describe('EventStoreDB adapter details', () => {
       exists: false,
       revision: -1n,
       events: [],
+    });
+  });
+
+  describe('reads whose events and revision describe the stream at one moment, while appends land', () => {
+    const shapes = [
+      { direction: 'forwards', fromRevision: 3n, maxCount: 10 },
+      { direction: 'forwards', fromRevision: 1n, maxCount: 10 },
+      { direction: 'forwards', fromRevision: 0n, maxCount: 2 },
+      { direction: 'backwards', fromRevision: 5n, maxCount: 2 },
+      { direction: 'backwards', fromRevision: 1n, maxCount: 5 },
+    ] as const;
+    for (const shape of shapes) {
+      it(`${shape.direction} from ${shape.fromRevision}, at most ${shape.maxCount}`, async () => {
+        const fake = new FakeEsdb();
+        const writer = esdbEventStoreOver(fake.client);
+        await writer.appendToStream(
+          'case-1',
+          [0, 1, 2].map((n) => ({ type: 'A', data: { n } })),
+        );
+        const store = esdbEventStoreOver(appendingAfterNextRead(fake, 'case-1'));
+        const result = await store.readStream('case-1', shape);
+        // Every event the read covers up to the revision it reports, and none after it.
+        expect(result.events.map((event) => event.revision)).toEqual(expectedRevisions(result, shape));
+        expect((await writer.readStream('case-1')).revision).toBe(3n);
+      });
+    }
+  });
+
+  describe('store identity', () => {
+    it('is written into the store once: every adapter on it reads the same, another store differs', async () => {
+      const fake = new FakeEsdb();
+      const [a, b] = await Promise.all([
+        esdbEventStoreOver(fake.client).identity(),
+        esdbEventStoreOver(fake.client).identity(),
+      ]);
+      expect(a).toEqual(b);
+      expect(a.instance).toMatch(/^store id [0-9a-f-]{36}$/);
+      expect(await esdbEventStoreOver(fake.client).identity()).toEqual(a);
+      expect(await esdbEventStoreOver(new FakeEsdb().client).identity()).not.toEqual(a);
+    });
+
+    it('stays off the feed', async () => {
+      const store = esdbEventStoreOver(new FakeEsdb().client);
+      await store.identity();
+      expect(await store.readFeed({ after: null, limit: 10 })).toEqual([]);
+      expect(await store.headCheckpoint()).toBeNull();
     });
   });
 

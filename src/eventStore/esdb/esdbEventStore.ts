@@ -20,9 +20,11 @@ import {
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
+  type StoreIdentity,
   streamCategory,
   type WaitForEventsOptions,
 } from '../eventStore.js';
+import { toClientConnectionString } from './connectionString.js';
 import { type Doorbell, ringOnNextEvent } from './doorbell.js';
 import { headPosition, type ScanOptions, scanFeed } from './feed.js';
 import {
@@ -32,14 +34,16 @@ import {
   isStreamNotFound,
   lastRevisionFromRead,
   mapAppendError,
+  readShowsEnd,
   toEsdbExpectedRevision,
   toEventData,
   toRecordedEvent,
 } from './mapping.js';
+import { readOrAssignStoreId } from './storeIdentity.js';
 import { subscribeToFeed } from './subscription.js';
 
 export interface EsdbEventStoreOptions {
-  /** e.g. `esdb://localhost:2113?tls=false`. */
+  /** e.g. `esdb://localhost:2113?tls=false`; `kurrentdb://` and `kdb://` are accepted too (see connectionString.ts). */
   connectionString: string;
   /** Upper bound on a subscriber's wait when the live doorbell misses an append. */
   pollIntervalMs?: number;
@@ -48,7 +52,8 @@ export interface EsdbEventStoreOptions {
 const notFound = (): ReadStreamResult => ({ exists: false, revision: -1n, events: [] });
 
 export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore {
-  return esdbEventStoreOver(EventStoreDBClient.connectionString(options.connectionString), options);
+  const client = EventStoreDBClient.connectionString(toClientConnectionString(options.connectionString));
+  return esdbEventStoreOver(client, options);
 }
 
 /** The adapter over a given client (tests pass a fake one). `close()` disposes the client. */
@@ -163,23 +168,38 @@ export function esdbEventStoreOver(
       if (fromRevision !== undefined && fromRevision < 0n) {
         throw new TypeError(`fromRevision must be >= 0, got ${fromRevision}`);
       }
-      let events: RecordedEvent[] = [];
-      // maxCount 0 still answers whether the stream exists and where it is.
-      if (maxCount === undefined || maxCount > 0) {
+      const shape = { direction, fromRevision, maxCount };
+      if (readShowsEnd(shape)) {
         const found = await read(streamName, {
           fromRevision: fromRevision ?? (direction === 'backwards' ? END : START),
           direction: direction === 'backwards' ? BACKWARDS : FORWARDS,
           maxCount,
         });
         if (found === null) return notFound();
-        events = found;
+        const revision = lastRevisionFromRead(
+          shape,
+          found.map((event) => event.revision),
+        );
+        if (revision !== null) return { exists: true, revision, events: found };
+        // A forwards read from past the end: where the end is now comes from the read below.
       }
-      const revisions = events.map((event) => event.revision);
-      const revision =
-        lastRevisionFromRead({ direction, fromRevision, maxCount }, revisions) ??
-        (await lastRevision(streamName));
-      if (revision === -1n) return notFound();
-      return { exists: true, revision, events };
+      // This read alone cannot show where the stream ends. Asking for the end after the events could
+      // answer a revision whose events the read missed (a backwards read from past the end, a forwards
+      // one from the end, while an append lands): so the end first, then the events no further than
+      // it. Streams only grow, so both describe the stream as it was when the end was read.
+      const head = await lastRevision(streamName);
+      if (head === -1n) return notFound();
+      const start = direction === 'backwards' ? min(fromRevision ?? head, head) : (fromRevision ?? 0n);
+      if (maxCount === 0 || (direction === 'forwards' && start > head)) {
+        return { exists: true, revision: head, events: [] };
+      }
+      const found =
+        (await read(streamName, {
+          fromRevision: start,
+          direction: direction === 'backwards' ? BACKWARDS : FORWARDS,
+          maxCount,
+        })) ?? [];
+      return { exists: true, revision: head, events: found.filter((event) => event.revision <= head) };
     },
 
     async readFeed({ after, categories, limit }: ReadFeedOptions): Promise<RecordedEvent[]> {
@@ -204,6 +224,10 @@ export function esdbEventStoreOver(
 
     compareCheckpoints,
 
+    async identity(): Promise<StoreIdentity> {
+      return { kind: 'esdb', instance: `store id ${await readOrAssignStoreId(client)}` };
+    },
+
     async close() {
       await Promise.all([...doorbells].map((doorbell) => doorbell.close()));
       await client.dispose();
@@ -211,6 +235,8 @@ export function esdbEventStoreOver(
   };
   return store;
 }
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 interface Deadline {
   done: Promise<void>;

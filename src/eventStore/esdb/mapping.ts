@@ -108,6 +108,15 @@ export interface ReadShape {
 }
 
 /**
+ * Whether a read of this shape can show the stream's last revision by itself: a backwards read from
+ * the end starts there, a forwards read without a limit runs into it.
+ */
+export function readShowsEnd(shape: ReadShape): boolean {
+  if (shape.maxCount === 0) return false;
+  return shape.direction === 'backwards' ? shape.fromRevision === undefined : shape.maxCount === undefined;
+}
+
+/**
  * The stream's last revision when a read already shows it: a backwards read from the end starts
  * there, and a forwards read that returned fewer events than asked for ran into it. Otherwise null,
  * and the caller has to ask the server separately.

@@ -401,6 +401,84 @@ describe('subscription runner', () => {
     }
   });
 
+  describe('checkpoints name their store', () => {
+    it('records the store on first use, and adopts the connected store on a row from before stores were recorded', async () => {
+      const category = uniqueCategory();
+      const events = await appendEvents(store, category, 4);
+      const fresh = runner(seenHandler(`sub-${category}`, category));
+      fresh.start();
+      await fresh.waitForCheckpoint(events.at(-1)!.position);
+      expect((await loadCheckpoint(db.pool, `sub-${category}`))?.store).toEqual(await store.identity());
+
+      // A row as migration 14 found it: a position, no store.
+      const legacyId = `legacy-${category}`;
+      await db.pool.query('INSERT INTO es_checkpoints (subscription_id, checkpoint) VALUES ($1, $2)', [
+        legacyId,
+        events[1]!.position,
+      ]);
+      const legacy = runner(seenHandler(legacyId, category));
+      legacy.start();
+      await legacy.waitForCheckpoint(events.at(-1)!.position);
+      expect((await loadCheckpoint(db.pool, legacyId))?.store).toEqual(await store.identity());
+      expect([...(await seenTimes(db.pool, legacyId)).keys()].sort()).toEqual(
+        events
+          .slice(2)
+          .map((event) => event.id)
+          .sort(),
+      );
+    });
+
+    it('tells another PostgreSQL database apart, on the same server', async () => {
+      const other = await createTestDatabase({ migrate: false });
+      const otherStore = createPostgresEventStore({ pool: other.pool, connectionString: other.url });
+      try {
+        const [here, there] = await Promise.all([store.identity(), otherStore.identity()]);
+        expect(here.kind).toBe('postgres');
+        expect(there.kind).toBe('postgres');
+        // The same cluster, another database.
+        expect(here.instance.split(' database ')[0]).toBe(there.instance.split(' database ')[0]);
+        expect(here.instance).not.toBe(there.instance);
+      } finally {
+        await otherStore.close();
+        await other.drop();
+      }
+    });
+
+    it('stops, for an operator, when its checkpoint is a position on another store, and handles nothing', async () => {
+      const category = uniqueCategory();
+      const id = `moved-${category}`;
+      const events = await appendEvents(store, category, 3);
+      const onPostgres = runner(seenHandler(id, category));
+      onPostgres.start();
+      await onPostgres.waitForCheckpoint(events.at(-1)!.position);
+      await onPostgres.stop();
+
+      // The service pointed at an EventStoreDB (with events of its own) while its checkpoints stay.
+      const esdbStore = esdbEventStoreOver(new FakeEsdb().client, { pollIntervalMs: 3_600_000 });
+      try {
+        await esdbStore.appendToStream(`${category}-esdb`, [{ type: 'Tested', data: {} }]);
+        const states: string[] = [];
+        const onEsdb = runner(seenHandler(id, category), { store: esdbStore });
+        onEsdb.onStateChange((state) => states.push(state));
+        onEsdb.start();
+        await onEsdb.done;
+        expect(onEsdb.state).toBe('wrongStore');
+        expect(states).not.toContain('leading');
+
+        const row = await loadCheckpoint(db.pool, id);
+        expect(row?.checkpoint).toBe(events.at(-1)!.position);
+        expect(row?.store).toEqual(await store.identity());
+        const connected = await esdbStore.identity();
+        expect(row?.lastError).toContain(`Subscription ${id} stopped`);
+        expect(row?.lastError).toContain(`on the event store postgres ${(await store.identity()).instance}`);
+        expect(row?.lastError).toContain(`connected to esdb ${connected.instance}`);
+        expect((await seenTimes(db.pool, id)).size).toBe(3);
+      } finally {
+        await esdbStore.close();
+      }
+    });
+  });
+
   it('lets the batch in flight commit when stopped, then resolves', async () => {
     const category = uniqueCategory();
     const id = `sub-${category}`;
