@@ -5,9 +5,19 @@ import { validate as isUuid, v4 as uuidv4 } from 'uuid';
  * (PostgreSQL, EventStoreDB) are interchangeable behind it:
  * - revisions are 0-based; -1n means "the stream does not exist";
  * - expectedRevision is 'any' | 'no_stream' | 'stream_exists' | bigint;
- * - re-appending the same event ids at the same expected revision is a no-op success.
+ * - re-appending the same event ids at the same explicit expected revision (a bigint, or `no_stream`)
+ *   is a no-op success answering the original result, on both stores, for as long as the events are
+ *   in the stream: both compare the ids with the stream's events at that place. With `any` or
+ *   `stream_exists` only PostgreSQL still looks the ids up in the stream; EventStoreDB consults an
+ *   in-memory cache of recent event ids (bounded, emptied by a restart or a leader change), past
+ *   which the retry is appended again. Commands therefore append at the revision they read.
  */
 
+/**
+ * Where an append must land. Only a bigint or `no_stream` names the exact place, which is what makes
+ * a retry of the append deduplicated on every store; `any` and `stream_exists` are for writers whose
+ * retries may duplicate (tests, benchmarks), never for commands.
+ */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
 
 /** Opaque, adapter-encoded position on the global feed. Compare with `store.compareCheckpoints`. */
@@ -16,7 +26,10 @@ export type Checkpoint = string & { readonly __brand: 'Checkpoint' };
 export type EventMetadata = Record<string, unknown>;
 
 export interface NewEvent<T extends string = string, D = unknown> {
-  /** UUID. Supply a deterministic one to make retries idempotent; generated when absent. */
+  /**
+   * UUID. Supply a deterministic one, and an explicit expected revision, to make a retried append a
+   * no-op on every store (see the port's comment); generated when absent.
+   */
   id?: string;
   type: T;
   data: D;
