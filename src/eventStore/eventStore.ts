@@ -207,6 +207,70 @@ export class InvalidEventTypeError extends TypeError {
   override readonly name = 'InvalidEventTypeError';
 }
 
+/**
+ * The largest append the port takes, per stream: EventStoreDB's default maximum append size
+ * (`MaxAppendSize`, 1 MiB), so an append PostgreSQL would take is never one EventStoreDB refuses.
+ */
+export const MAX_APPEND_BYTES = 1024 * 1024;
+/**
+ * What each event is counted for besides its type, data and metadata: EventStoreDB counts the whole
+ * proposed message (id, content type, framing), a few dozen bytes; this rounds it up.
+ */
+export const EVENT_ENVELOPE_BYTES = 256;
+
+/** An append's size as the port counts it: JSON of data and metadata, the type, an envelope each. */
+export function appendSize(events: readonly NewEvent[]): number {
+  let bytes = 0;
+  for (const event of events) {
+    bytes += EVENT_ENVELOPE_BYTES + Buffer.byteLength(event.type);
+    bytes += Buffer.byteLength(JSON.stringify(event.data ?? null));
+    bytes += Buffer.byteLength(JSON.stringify(event.metadata ?? {}));
+  }
+  return bytes;
+}
+
+/** Larger than the store takes in one append (MAX_APPEND_BYTES, or the server's own lower limit). Nothing was written. */
+export class AppendTooLargeError extends RangeError {
+  override readonly name = 'AppendTooLargeError';
+  constructor(
+    readonly streamName: string,
+    /** The append's size as counted; null when the server refused it and did not say. */
+    readonly bytes: number | null,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `Append to ${streamName} is ${bytes === null ? 'larger than' : `${bytes} bytes, over`} the event store's limit of ${limitBytes} bytes per append`,
+    );
+  }
+}
+
+/**
+ * The store cannot serve right now (down, restarting, not ready yet, not the leader, unreachable
+ * after the client's reconnection attempts), and refused before doing anything: an append was not
+ * written. Retrying later is safe.
+ */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+}
+
+/**
+ * An append was sent and no answer came (the connection dropped, the deadline passed): it may or may
+ * not be written. Read the stream to find out: a retry with the same ids at the same explicit
+ * expected revision is a no-op if it was (see "When a retried append is a no-op", docs/event-store.md).
+ */
+export class AppendOutcomeUnknownError extends Error {
+  override readonly name = 'AppendOutcomeUnknownError';
+  constructor(
+    readonly streamName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The outcome of the append to ${streamName} is unknown: it may or may not have been written`,
+      options,
+    );
+  }
+}
+
 /** `<category>-<id>`: the category is a lowerCamel word with no dash (case, monitoringConfig, subject). */
 const STREAM_NAME = /^[a-z][A-Za-z0-9]*-\S+$/;
 
@@ -259,6 +323,8 @@ export function assertAppendable(streamName: string, events: NewEvent[]): void {
       );
     }
   }
+  const bytes = appendSize(events);
+  if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(streamName, bytes, MAX_APPEND_BYTES);
 }
 
 /** Each stream once, each with events. */

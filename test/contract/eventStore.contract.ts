@@ -1,13 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AppendTooLargeError,
   type CaughtUp,
   type Checkpoint,
+  EVENT_ENVELOPE_BYTES,
   type EventStore,
   IdempotencyMismatchError,
   InvalidEventTypeError,
   InvalidStreamNameError,
   isCaughtUp,
+  MAX_APPEND_BYTES,
   type RecordedEvent,
   WrongExpectedVersionError,
 } from '../../src/eventStore/eventStore.js';
@@ -293,6 +296,34 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         ).rejects.toBeInstanceOf(InvalidEventTypeError);
         expect((await store.readStream(name)).exists).toBe(false);
         expect((await store.readStream(other)).exists).toBe(false);
+      });
+
+      it('refuses an append over 1 MiB before anything is written, and takes one just under it', async () => {
+        const name = stream();
+        // The data's JSON is the string plus its two quotes.
+        const justUnder = {
+          type: 'Tested',
+          data: 'x'.repeat(MAX_APPEND_BYTES - EVENT_ENVELOPE_BYTES - 1024),
+        };
+        const over = { type: 'Tested', data: 'x'.repeat(MAX_APPEND_BYTES) };
+        const refused = await rejection(
+          store.appendToStream(name, [over], { expectedRevision: 'no_stream' }),
+        );
+        expect(refused).toBeInstanceOf(AppendTooLargeError);
+        expect(refused).toMatchObject({ streamName: name, limitBytes: MAX_APPEND_BYTES });
+        // Many small events count together.
+        const many = Array.from({ length: 9 }, () => ({ type: 'Tested', data: 'x'.repeat(128 * 1024) }));
+        await expect(store.appendToStream(name, many)).rejects.toBeInstanceOf(AppendTooLargeError);
+        await expect(
+          store.appendToStreams([
+            { streamName: stream(), events: [event(0)], expectedRevision: 'no_stream' },
+            { streamName: name, events: [over], expectedRevision: 'no_stream' },
+          ]),
+        ).rejects.toBeInstanceOf(AppendTooLargeError);
+        expect((await store.readStream(name)).exists).toBe(false);
+
+        await store.appendToStream(name, [justUnder], { expectedRevision: 'no_stream' });
+        expect((await store.readStream(name)).events[0]?.data).toBe(justUnder.data);
       });
     });
 

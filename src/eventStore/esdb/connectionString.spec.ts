@@ -2,6 +2,7 @@ import { EventStoreDBClient } from '@eventstore/db-client';
 // The client's own parser, the one EventStoreDBClient.connectionString runs (not exported by its index).
 import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString.js';
 import { describe, expect, it } from 'vitest';
+import { appendCredentialsFor } from './appendCredentials.js';
 import { ACCEPTED_SCHEMES, acceptedScheme, toClientConnectionString } from './connectionString.js';
 import { createEsdbEventStore } from './esdbEventStore.js';
 
@@ -54,5 +55,18 @@ describe('EventStoreDB connection strings', () => {
     expect(toClientConnectionString(' kdb://kdb:kdb@kdb.example:2113?connectionName=kdb://x ')).toBe(
       'esdb://kdb:kdb@kdb.example:2113?connectionName=kdb://x',
     );
+  });
+
+  it("sends the connection string's user with appends, a placeholder when insecure, nothing for certificate users", () => {
+    expect(appendCredentialsFor('esdb://ops:s%40cret@node1:2113')).toEqual({
+      username: 'ops',
+      password: 's@cret',
+    });
+    expect(appendCredentialsFor('esdb://node1:2113?tls=false')).toMatchObject({
+      username: expect.any(String),
+    });
+    expect(
+      appendCredentialsFor('esdb://node1:2113?userCertFile=/certs/u.crt&userKeyFile=/certs/u.key'),
+    ).toBeUndefined();
   });
 });

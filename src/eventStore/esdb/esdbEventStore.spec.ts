@@ -1,8 +1,19 @@
-import { type EventStoreDBClient, jsonEvent, type ReadStreamOptions } from '@eventstore/db-client';
+import {
+  convertToCommandError,
+  type EventStoreDBClient,
+  jsonEvent,
+  type ReadStreamOptions,
+} from '@eventstore/db-client';
+import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from '../../../test/contract/eventStore.contract.js';
 import { FakeEsdb } from '../../../test/support/fakeEsdb.js';
-import type { Checkpoint, ReadStreamResult } from '../eventStore.js';
+import {
+  AppendOutcomeUnknownError,
+  type Checkpoint,
+  EventStoreUnavailableError,
+  type ReadStreamResult,
+} from '../eventStore.js';
 import { esdbEventStoreOver } from './esdbEventStore.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -119,6 +130,80 @@ describe('EventStoreDB adapter details', () => {
       second[0]!.id,
       second[0]!.id,
     ]);
+  });
+
+  describe('the client as the adapter uses it', () => {
+    /** The fake's client with `method` replaced; every call to it is recorded. */
+    function replacing(fake: FakeEsdb, method: string, replacement: (...args: unknown[]) => unknown) {
+      const calls: unknown[][] = [];
+      const client = new Proxy(fake.client, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target);
+          if (property !== method) return typeof value === 'function' ? value.bind(target) : value;
+          return (...args: unknown[]) => {
+            calls.push(args);
+            return replacement(...args);
+          };
+        },
+      });
+      return { client, calls };
+    }
+
+    it('sends call credentials with every append, keeping the client off its batch-append path', async () => {
+      const fake = new FakeEsdb();
+      const credentials = { username: 'ops', password: 'secret' };
+      const { client, calls } = replacing(fake, 'appendToStream', (...args) =>
+        (fake.appendToStream as (...a: unknown[]) => unknown).apply(fake, args),
+      );
+      const store = esdbEventStoreOver(client, { appendCredentials: credentials });
+      await store.appendToStream('case-1', [{ type: 'A', data: {} }], { expectedRevision: 'no_stream' });
+      await store.appendToStreams([{ streamName: 'case-2', events: [{ type: 'B', data: {} }] }]);
+      expect(calls.map((args) => (args[2] as { credentials?: unknown }).credentials)).toEqual([
+        credentials,
+        credentials,
+      ]);
+    });
+
+    it("turns the client's errors into the port's: outcome unknown for an append, unavailable for reads", async () => {
+      const dropped = convertToCommandError(
+        Object.assign(new Error('14 UNAVAILABLE: Connection dropped'), {
+          code: status.UNAVAILABLE,
+          details: 'Connection dropped',
+          metadata: new Metadata(),
+        }) as ServiceError,
+      );
+      const fake = new FakeEsdb();
+      const failingAppend = replacing(fake, 'appendToStream', async () => {
+        throw dropped;
+      });
+      await expect(
+        esdbEventStoreOver(failingAppend.client).appendToStream('case-1', [{ type: 'A', data: {} }], {
+          expectedRevision: 'no_stream',
+        }),
+      ).rejects.toBeInstanceOf(AppendOutcomeUnknownError);
+
+      const failingRead = async function* () {
+        yield* [];
+        throw dropped;
+      };
+      const readStream = replacing(fake, 'readStream', failingRead);
+      await expect(esdbEventStoreOver(readStream.client).readStream('case-1')).rejects.toBeInstanceOf(
+        EventStoreUnavailableError,
+      );
+      const readAll = replacing(fake, 'readAll', failingRead);
+      const overAll = esdbEventStoreOver(readAll.client);
+      await expect(overAll.headCheckpoint()).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      await expect(overAll.readFeed({ after: null, limit: 10 })).rejects.toBeInstanceOf(
+        EventStoreUnavailableError,
+      );
+      // Both reads ask for the leader.
+      expect(readStream.calls.every((args) => (args[1] as { requiresLeader?: boolean }).requiresLeader)).toBe(
+        true,
+      );
+      expect(readAll.calls.every((args) => (args[0] as { requiresLeader?: boolean }).requiresLeader)).toBe(
+        true,
+      );
+    });
   });
 
   describe('store identity', () => {

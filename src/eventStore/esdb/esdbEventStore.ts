@@ -1,5 +1,6 @@
 import {
   BACKWARDS,
+  type Credentials,
   type Direction,
   END,
   EventStoreDBClient,
@@ -24,6 +25,8 @@ import {
   streamCategory,
   type WaitForEventsOptions,
 } from '../eventStore.js';
+import { appendCredentialsFor } from './appendCredentials.js';
+import { mapAppendError, mapReadError } from './clientErrors.js';
 import { toClientConnectionString } from './connectionString.js';
 import { type Doorbell, ringOnNextEvent } from './doorbell.js';
 import { headPosition, type ScanOptions, scanFeed } from './feed.js';
@@ -33,7 +36,6 @@ import {
   encodePosition,
   isStreamNotFound,
   lastRevisionFromRead,
-  mapAppendError,
   readShowsEnd,
   toEsdbExpectedRevision,
   toEventData,
@@ -47,19 +49,30 @@ export interface EsdbEventStoreOptions {
   connectionString: string;
   /** Upper bound on a subscriber's wait when the live doorbell misses an append. */
   pollIntervalMs?: number;
+  /**
+   * Sent with every append, which makes the 6.2.1 client use one call per append instead of its
+   * batch-append stream: that stream keeps one process-wide table of pending appends, and after a
+   * reconnect reports a committed append as failed, then throws an uncaught error on the server's
+   * late reply (the process exits). Ignored by the client on an insecure connection.
+   */
+  appendCredentials?: Credentials | undefined;
 }
 
 const notFound = (): ReadStreamResult => ({ exists: false, revision: -1n, events: [] });
 
 export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore {
-  const client = EventStoreDBClient.connectionString(toClientConnectionString(options.connectionString));
-  return esdbEventStoreOver(client, options);
+  const connectionString = toClientConnectionString(options.connectionString);
+  const client = EventStoreDBClient.connectionString(connectionString);
+  return esdbEventStoreOver(client, {
+    ...options,
+    appendCredentials: options.appendCredentials ?? appendCredentialsFor(connectionString),
+  });
 }
 
 /** The adapter over a given client (tests pass a fake one). `close()` disposes the client. */
 export function esdbEventStoreOver(
   client: EventStoreDBClient,
-  options: Pick<EsdbEventStoreOptions, 'pollIntervalMs'> = {},
+  options: Pick<EsdbEventStoreOptions, 'pollIntervalMs' | 'appendCredentials'> = {},
 ): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const doorbells = new Set<Doorbell>();
@@ -71,12 +84,18 @@ export function esdbEventStoreOver(
   ): Promise<RecordedEvent[] | null> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of client.readStream(streamName, { ...readOptions, resolveLinkTos: false })) {
+      // From the leader: a follower may not have the latest appends yet, and the port reads are
+      // immediately consistent.
+      for await (const resolved of client.readStream(streamName, {
+        ...readOptions,
+        resolveLinkTos: false,
+        requiresLeader: true,
+      })) {
         if (resolved.event) events.push(toRecordedEvent(resolved.event));
       }
     } catch (error) {
       if (isStreamNotFound(error)) return null;
-      throw error;
+      throw mapReadError(error);
     }
     return events;
   }
@@ -139,6 +158,7 @@ export function esdbEventStoreOver(
       try {
         const result = await client.appendToStream(streamName, data, {
           expectedRevision: toEsdbExpectedRevision(expected),
+          ...(options.appendCredentials && { credentials: options.appendCredentials }),
         });
         const position = result.position ?? (await positionAt(streamName, result.nextExpectedRevision));
         return { nextExpectedRevision: result.nextExpectedRevision, position: encodePosition(position) };
@@ -225,7 +245,10 @@ export function esdbEventStoreOver(
     compareCheckpoints,
 
     async identity(): Promise<StoreIdentity> {
-      return { kind: 'esdb', instance: `store id ${await readOrAssignStoreId(client)}` };
+      return {
+        kind: 'esdb',
+        instance: `store id ${await readOrAssignStoreId(client, options.appendCredentials)}`,
+      };
     },
 
     async close() {

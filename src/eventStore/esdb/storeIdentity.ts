@@ -1,4 +1,5 @@
 import {
+  type Credentials,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   type EventStoreDBClient,
   FORWARDS,
@@ -8,6 +9,7 @@ import {
   StreamNotFoundError,
 } from '@eventstore/db-client';
 import { v4 } from 'uuid';
+import { mapReadError } from './clientErrors.js';
 
 /**
  * EventStoreDB has no instance id a client can read (node ids change with the cluster's members),
@@ -19,7 +21,11 @@ import { v4 } from 'uuid';
 export const STORE_IDENTITY_STREAM = '$casescreen-storeIdentity';
 const STORE_IDENTITY_EVENT_TYPE = 'StoreIdentityAssigned';
 
-export async function readOrAssignStoreId(client: EventStoreDBClient): Promise<string> {
+/** `appendCredentials`: see EsdbEventStoreOptions (they keep the client off its batch-append path). */
+export async function readOrAssignStoreId(
+  client: EventStoreDBClient,
+  appendCredentials?: Credentials,
+): Promise<string> {
   const existing = await firstEventId(client);
   if (existing) return existing;
   try {
@@ -32,11 +38,11 @@ export async function readOrAssignStoreId(client: EventStoreDBClient): Promise<s
           data: { assignedAt: new Date().toISOString() },
         }),
       ],
-      { expectedRevision: NO_STREAM },
+      { expectedRevision: NO_STREAM, ...(appendCredentials && { credentials: appendCredentials }) },
     );
   } catch (error) {
     // Another process assigned it between the read and this append: its id holds.
-    if (!(error instanceof EsdbWrongExpectedVersionError)) throw error;
+    if (!(error instanceof EsdbWrongExpectedVersionError)) throw mapReadError(error);
   }
   const assigned = await firstEventId(client);
   if (!assigned) throw new Error(`EventStoreDB accepted ${STORE_IDENTITY_STREAM} but it reads as empty`);
@@ -49,12 +55,13 @@ async function firstEventId(client: EventStoreDBClient): Promise<string | null> 
       fromRevision: START,
       direction: FORWARDS,
       maxCount: 1,
+      requiresLeader: true,
     })) {
       if (event) return event.id;
     }
   } catch (error) {
     if (error instanceof StreamNotFoundError) return null;
-    throw error;
+    throw mapReadError(error);
   }
   return null;
 }
