@@ -77,7 +77,8 @@ export interface CaughtUp {
    * every event of its categories up to here. At or after `checkpoint`, and at or after every
    * `headCheckpoint()` answered before the previous marker (the first marker: before the
    * subscription started), so a caller waiting for a head it read is released by the next marker.
-   * Null only while the feed is empty.
+   * A valid `after` for a later subscription: the runner stores it as its checkpoint, so a restart
+   * does not look through the same stretch of the feed again. Null only while the feed is empty.
    */
   scannedTo: Checkpoint | null;
 }
