@@ -50,18 +50,21 @@ export async function readOrAssignStoreId(
 }
 
 async function firstEventId(client: EventStoreDBClient): Promise<string | null> {
+  let first: string | null = null;
   try {
+    // Drained to its end, never left early: a gRPC read left half-read stays open, and the client's
+    // dispose() waits for it forever.
     for await (const { event } of client.readStream(STORE_IDENTITY_STREAM, {
       fromRevision: START,
       direction: FORWARDS,
       maxCount: 1,
       requiresLeader: true,
     })) {
-      if (event) return event.id;
+      first ??= event?.id ?? null;
     }
   } catch (error) {
     if (error instanceof StreamNotFoundError) return null;
     throw mapReadError(error);
   }
-  return null;
+  return first;
 }
