@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
+import { createEsdbEventStore, esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
 import type { EventStore, SubscribeOptions } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { loadCheckpoint, resumeSubscription } from '../../../src/subscriptions/checkpointStore.js';
@@ -10,6 +10,7 @@ import {
   type SubscriptionRunner,
   type SubscriptionRunnerOptions,
 } from '../../../src/subscriptions/subscriptionRunner.js';
+import { EsdbProtocolFake } from '../../support/esdbProtocolFake.js';
 import { eventually } from '../../support/eventually.js';
 import { FakeEsdb } from '../../support/fakeEsdb.js';
 import {
@@ -412,6 +413,35 @@ describe('subscription runner', () => {
     } finally {
       await Promise.all(runners.splice(0).map((created) => created.stop()));
       await esdbStore.close();
+    }
+  });
+
+  it('runs over the real EventStoreDB client, against the protocol-level fake server', async () => {
+    const server = await EsdbProtocolFake.start();
+    const esdbStore = createEsdbEventStore({
+      connectionString: server.connectionString,
+      pollIntervalMs: 3_600_000,
+    });
+    try {
+      const category = uniqueCategory();
+      const id = `real-${category}`;
+      const events = await appendEvents(esdbStore, category, 25);
+      const subscription = runner(seenHandler(id, category), { store: esdbStore });
+      subscription.start();
+      await subscription.waitForCheckpoint(events.at(-1)!.position);
+      // Live: an event appended now arrives through the client's own subscription (the doorbell).
+      const [late] = await appendEvents(esdbStore, category, 1).then((all) => all.slice(-1));
+      await subscription.waitForCheckpoint(late!.position);
+      await everyEventOnce(
+        id,
+        [...events, late!].map((event) => event.id),
+      );
+      expect((await loadCheckpoint(db.pool, id))?.store).toEqual(await esdbStore.identity());
+      expect(server.calls.batchAppend).toBe(0);
+    } finally {
+      await Promise.all(runners.splice(0).map((created) => created.stop()));
+      await esdbStore.close();
+      await server.stop();
     }
   });
 

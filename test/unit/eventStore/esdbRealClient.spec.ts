@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEsdbEventStore, esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
+import {
+  AppendOutcomeUnknownError,
+  AppendTooLargeError,
+  type EventStore,
+  EventStoreUnavailableError,
+} from '../../../src/eventStore/eventStore.js';
+import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from '../../contract/eventStore.contract.js';
+import { EsdbProtocolFake } from '../../support/esdbProtocolFake.js';
+
+/**
+ * The adapter over the real @eventstore/db-client, against a gRPC server that speaks the protocol
+ * (test/support/esdbProtocolFake.ts): what the client itself does with our calls, which the
+ * in-memory client fake cannot show.
+ */
+eventStoreContract('EventStoreDB adapter over the real client and a protocol-level fake server', async () => {
+  const server = await EsdbProtocolFake.start();
+  const store = createEsdbEventStore({
+    connectionString: server.connectionString,
+    pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
+  });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await server.stop();
+    },
+  };
+});
+
+describe('the real client against the protocol-level fake', () => {
+  let server: EsdbProtocolFake;
+  let store: EventStore;
+  beforeAll(async () => {
+    server = await EsdbProtocolFake.start();
+    store = createEsdbEventStore({ connectionString: server.connectionString });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await server?.stop();
+  });
+
+  const stream = () => `case-${randomUUID()}`;
+  const event = (n: number) => ({ id: randomUUID(), type: 'Tested', data: { n } });
+
+  it('appends with one Append call each, never over the batch-append stream the server offers', async () => {
+    const before = { ...server.calls };
+    await store.appendToStream(stream(), [event(0)], { expectedRevision: 'no_stream' });
+    await store.appendToStreams([
+      { streamName: stream(), events: [event(1)], expectedRevision: 'no_stream' },
+      { streamName: stream(), events: [event(2)], expectedRevision: 'no_stream' },
+    ]);
+    expect(server.calls.append - before.append).toBe(3);
+    expect(server.calls.batchAppend).toBe(0);
+  });
+
+  it('is needed: without call credentials the client takes the batch-append stream', async () => {
+    const client = EventStoreDBClient.connectionString(server.connectionString);
+    const bare = esdbEventStoreOver(client, { appendCredentials: undefined });
+    try {
+      const before = server.calls.batchAppend;
+      await bare.appendToStream(stream(), [event(0)]).catch(() => undefined);
+      expect(server.calls.batchAppend).toBeGreaterThan(before);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('keeps a retry at an explicit revision a no-op past the recent-id cache; with any it duplicates', async () => {
+    const name = stream();
+    const first = [event(0)];
+    const second = [event(1)];
+    await store.appendToStream(name, first, { expectedRevision: 'no_stream' });
+    const original = await store.appendToStream(name, second, { expectedRevision: 0n });
+    server.forgetRecentIds();
+    const retried = await store.appendToStream(name, second, { expectedRevision: 0n });
+    expect(retried).toEqual(original);
+    await store.appendToStream(name, second);
+    expect((await store.readStream(name)).events.map((recorded) => recorded.id)).toEqual([
+      first[0]!.id,
+      second[0]!.id,
+      second[0]!.id,
+    ]);
+  });
+
+  it("maps the server's own lower append limit to AppendTooLargeError with that limit", async () => {
+    server.maxAppendSize = 64 * 1024;
+    try {
+      const name = stream();
+      const refused = store.appendToStream(name, [{ type: 'Tested', data: 'x'.repeat(100 * 1024) }]);
+      await expect(refused).rejects.toBeInstanceOf(AppendTooLargeError);
+      await expect(refused).rejects.toMatchObject({ limitBytes: 64 * 1024, bytes: null });
+      expect((await store.readStream(name)).exists).toBe(false);
+    } finally {
+      server.maxAppendSize = 1024 * 1024;
+    }
+  });
+
+  it('answers "not written" for a node that is not the leader or not ready, and recovers on the next call', async () => {
+    const name = stream();
+    server.failNext('append', 'notLeader');
+    await expect(
+      store.appendToStream(name, [event(0)], { expectedRevision: 'no_stream' }),
+    ).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    server.failNext('read', 'notReady');
+    await expect(store.readStream(name)).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    expect((await store.readStream(name)).exists).toBe(false);
+    await store.appendToStream(name, [event(1)], { expectedRevision: 'no_stream' });
+    expect((await store.readStream(name)).revision).toBe(0n);
+  });
+
+  it('answers "outcome unknown" for an append whose answer was lost, and its retry finds it written', async () => {
+    const name = stream();
+    const events = [event(0)];
+    server.failNext('append', 'answerLost');
+    await expect(
+      store.appendToStream(name, events, { expectedRevision: 'no_stream' }),
+    ).rejects.toBeInstanceOf(AppendOutcomeUnknownError);
+    // The process goes on (no uncaught error from the client), and the retry is a no-op.
+    const retried = await store.appendToStream(name, events, { expectedRevision: 'no_stream' });
+    expect(retried.nextExpectedRevision).toBe(0n);
+    expect((await store.readStream(name)).events.map((recorded) => recorded.id)).toEqual([events[0]!.id]);
+  });
+});
