@@ -55,9 +55,10 @@ interface StoredRecord {
  * What the next call of a kind answers instead of doing its work:
  * - `notLeader`: the server's redirect to the leader (here: itself), before doing anything;
  * - `notReady`: "Server Is Not Ready", before doing anything;
- * - `answerLost`: an append is written, then the connection drops before the answer.
+ * - `answerLost`: an append is written, then the connection drops before the answer;
+ * - `slow`: an append is written and answered `slowReplyMs` later (past a short client deadline).
  */
-export type Fault = 'notLeader' | 'notReady' | 'answerLost';
+export type Fault = 'notLeader' | 'notReady' | 'answerLost' | 'slow';
 
 const TICKS_AT_UNIX_EPOCH = 621_355_968_000_000_000n;
 const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
@@ -73,7 +74,7 @@ const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
  * every such call, counting it: the adapter must never take that path.
  */
 export class EsdbProtocolFake {
-  private readonly server = new Server();
+  private server = new Server();
   private readonly log: StoredRecord[] = [];
   private readonly streams = new Map<string, StoredRecord[]>();
   private readonly recentEventIds = new Set<string>();
@@ -82,6 +83,7 @@ export class EsdbProtocolFake {
   private nextPosition = 1_000n;
   private port = 0;
   maxAppendSize = DEFAULT_MAX_APPEND_SIZE;
+  slowReplyMs = 500;
   /** Calls answered, by method: what the client actually sent. */
   readonly calls = { append: 0, batchAppend: 0, read: 0, serverFeatures: 0 };
 
@@ -109,7 +111,20 @@ export class EsdbProtocolFake {
     this.server.forceShutdown();
   }
 
-  private async listen(): Promise<void> {
+  /**
+   * A server restart: every open call is cut, the port refuses connections for `downMs`, then the
+   * same data is served again on the same port, with an empty recent-id cache.
+   */
+  async restart(downMs = 50): Promise<void> {
+    this.server.forceShutdown();
+    this.liveSubscriptions.clear();
+    this.recentEventIds.clear();
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    this.server = new Server();
+    await this.listen(this.port);
+  }
+
+  private async listen(port = 0): Promise<void> {
     this.server.addService(ServerFeaturesService, {
       getSupportedMethods: (_call: unknown, callback: sendUnaryData<unknown>) => {
         this.calls.serverFeatures += 1;
@@ -128,8 +143,8 @@ export class EsdbProtocolFake {
       tombstone: unimplemented,
     });
     this.port = await new Promise<number>((resolve, reject) => {
-      this.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) =>
-        error ? reject(error) : resolve(port),
+      this.server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
       );
     });
   }
@@ -185,6 +200,10 @@ export class EsdbProtocolFake {
       }
       const answer = this.applyAppend(options, proposed);
       if (fault === 'answerLost') return callback(this.faultError(fault));
+      if (fault === 'slow') {
+        setTimeout(() => callback(null, answer), this.slowReplyMs);
+        return;
+      }
       callback(null, answer);
     });
   }

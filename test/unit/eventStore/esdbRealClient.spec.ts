@@ -10,6 +10,7 @@ import {
 } from '../../../src/eventStore/eventStore.js';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from '../../contract/eventStore.contract.js';
 import { EsdbProtocolFake } from '../../support/esdbProtocolFake.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * The adapter over the real @eventstore/db-client, against a gRPC server that speaks the protocol
@@ -54,7 +55,7 @@ describe('the real client against the protocol-level fake', () => {
       { streamName: stream(), events: [event(2)], expectedRevision: 'no_stream' },
     ]);
     expect(server.calls.append - before.append).toBe(3);
-    expect(server.calls.batchAppend).toBe(0);
+    expect(server.calls.batchAppend).toBe(before.batchAppend);
   });
 
   it('is needed: without call credentials the client takes the batch-append stream', async () => {
@@ -123,5 +124,51 @@ describe('the real client against the protocol-level fake', () => {
     const retried = await store.appendToStream(name, events, { expectedRevision: 'no_stream' });
     expect(retried.nextExpectedRevision).toBe(0n);
     expect((await store.readStream(name)).events.map((recorded) => recorded.id)).toEqual([events[0]!.id]);
+  });
+
+  it('answers "outcome unknown" for an append answered after the client deadline', async () => {
+    const hurried = createEsdbEventStore({
+      connectionString: `${server.connectionString}&defaultDeadline=200`,
+    });
+    try {
+      const name = stream();
+      const events = [event(0)];
+      server.failNext('append', 'slow');
+      await expect(
+        hurried.appendToStream(name, events, { expectedRevision: 'no_stream' }),
+      ).rejects.toBeInstanceOf(AppendOutcomeUnknownError);
+      expect(
+        (await hurried.appendToStream(name, events, { expectedRevision: 'no_stream' })).nextExpectedRevision,
+      ).toBe(0n);
+      expect((await hurried.readStream(name)).events).toHaveLength(1);
+    } finally {
+      await hurried.close();
+    }
+  });
+
+  it('survives a server restart during concurrent appends: each fails with a port error or lands, and a retry completes it once', async () => {
+    const batchAppendsBefore = server.calls.batchAppend;
+    const appends = Array.from({ length: 20 }, () => ({ name: stream(), events: [event(0)] }));
+    const attempt = ({ name, events }: (typeof appends)[number]) =>
+      store.appendToStream(name, events, { expectedRevision: 'no_stream' });
+    const outcomes = await Promise.allSettled([
+      ...appends.map(attempt),
+      server.restart(),
+      ...appends.map(attempt),
+    ]);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') {
+        expect(
+          outcome.reason instanceof AppendOutcomeUnknownError ||
+            outcome.reason instanceof EventStoreUnavailableError,
+          String(outcome.reason),
+        ).toBe(true);
+      }
+    }
+    for (const append of appends) await eventually(() => attempt(append));
+    for (const { name, events } of appends) {
+      expect((await store.readStream(name)).events.map((recorded) => recorded.id)).toEqual([events[0]!.id]);
+    }
+    expect(server.calls.batchAppend).toBe(batchAppendsBefore);
   });
 });
