@@ -177,9 +177,13 @@ describe('EventStoreDB adapter details', () => {
         throw dropped;
       });
       await expect(
-        esdbEventStoreOver(failingAppend.client).appendToStream('case-1', [{ type: 'A', data: {} }], {
-          expectedRevision: 'no_stream',
-        }),
+        esdbEventStoreOver(failingAppend.client, { unavailableRetryDelaysMs: [] }).appendToStream(
+          'case-1',
+          [{ type: 'A', data: {} }],
+          {
+            expectedRevision: 'no_stream',
+          },
+        ),
       ).rejects.toBeInstanceOf(AppendOutcomeUnknownError);
 
       const failingRead = async function* () {
@@ -187,11 +191,11 @@ describe('EventStoreDB adapter details', () => {
         throw dropped;
       };
       const readStream = replacing(fake, 'readStream', failingRead);
-      await expect(esdbEventStoreOver(readStream.client).readStream('case-1')).rejects.toBeInstanceOf(
-        EventStoreUnavailableError,
-      );
+      await expect(
+        esdbEventStoreOver(readStream.client, { unavailableRetryDelaysMs: [] }).readStream('case-1'),
+      ).rejects.toBeInstanceOf(EventStoreUnavailableError);
       const readAll = replacing(fake, 'readAll', failingRead);
-      const overAll = esdbEventStoreOver(readAll.client);
+      const overAll = esdbEventStoreOver(readAll.client, { unavailableRetryDelaysMs: [] });
       await expect(overAll.headCheckpoint()).rejects.toBeInstanceOf(EventStoreUnavailableError);
       await expect(overAll.readFeed({ after: null, limit: 10 })).rejects.toBeInstanceOf(
         EventStoreUnavailableError,

@@ -11,6 +11,7 @@ import {
 } from '@eventstore/db-client';
 import { v4 } from 'uuid';
 import {
+  AppendOutcomeUnknownError,
   type AppendResult,
   assertAppendable,
   assertAppendableAll,
@@ -43,6 +44,7 @@ import {
 } from './mapping.js';
 import { readOrAssignStoreId } from './storeIdentity.js';
 import { subscribeToFeed } from './subscription.js';
+import { DEFAULT_UNAVAILABLE_RETRY_DELAYS_MS, retryWhileUnavailable } from './unavailableRetries.js';
 
 export interface EsdbEventStoreOptions {
   /** e.g. `esdb://localhost:2113?tls=false`; `kurrentdb://` and `kdb://` are accepted too (see connectionString.ts). */
@@ -56,6 +58,8 @@ export interface EsdbEventStoreOptions {
    * late reply (the process exits). Ignored by the client on an insecure connection.
    */
   appendCredentials?: Credentials | undefined;
+  /** Waits between attempts of a call the server refused before doing anything (see unavailableRetries.ts). */
+  unavailableRetryDelaysMs?: readonly number[];
 }
 
 const notFound = (): ReadStreamResult => ({ exists: false, revision: -1n, events: [] });
@@ -72,13 +76,26 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
 /** The adapter over a given client (tests pass a fake one). `close()` disposes the client. */
 export function esdbEventStoreOver(
   client: EventStoreDBClient,
-  options: Pick<EsdbEventStoreOptions, 'pollIntervalMs' | 'appendCredentials'> = {},
+  options: Pick<
+    EsdbEventStoreOptions,
+    'pollIntervalMs' | 'appendCredentials' | 'unavailableRetryDelaysMs'
+  > = {},
 ): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const retryDelaysMs = options.unavailableRetryDelaysMs ?? DEFAULT_UNAVAILABLE_RETRY_DELAYS_MS;
+  const retrying = <T>(operation: () => Promise<T>) => retryWhileUnavailable(operation, retryDelaysMs);
+  const scan = (scanOptions: ScanOptions) => retrying(() => scanFeed(client, scanOptions));
   const doorbells = new Set<Doorbell>();
 
   /** Reads a whole (bounded) stream read; a missing stream gives null. */
-  async function read(
+  function read(
+    streamName: string,
+    readOptions: { fromRevision: ReadRevision; direction: Direction; maxCount?: number | undefined },
+  ): Promise<RecordedEvent[] | null> {
+    return retrying(() => readOnce(streamName, readOptions));
+  }
+
+  async function readOnce(
     streamName: string,
     readOptions: { fromRevision: ReadRevision; direction: Direction; maxCount?: number | undefined },
   ): Promise<RecordedEvent[] | null> {
@@ -130,7 +147,7 @@ export function esdbEventStoreOver(
         // Look only once the subscription is live, so an append between the look and the wait still rings.
         await Promise.race([doorbell.ready, deadline.done]);
         if (deadline.expired()) return;
-        const visible = await scanFeed(client, {
+        const visible = await scan({
           after: after ? decodePosition(after) : null,
           categories,
           limit: 1,
@@ -155,16 +172,26 @@ export function esdbEventStoreOver(
       const expected = appendOptions.expectedRevision ?? 'any';
       const ids = assignEventIds(streamName, events, v4);
       const data = events.map((event, i) => toEventData(event, ids[i]!));
-      try {
-        const result = await client.appendToStream(streamName, data, {
-          expectedRevision: toEsdbExpectedRevision(expected),
-          ...(options.appendCredentials && { credentials: options.appendCredentials }),
-        });
-        const position = result.position ?? (await positionAt(streamName, result.nextExpectedRevision));
-        return { nextExpectedRevision: result.nextExpectedRevision, position: encodePosition(position) };
-      } catch (error) {
-        throw mapAppendError(error, streamName, expected);
+      const result = await retrying(async () => {
+        try {
+          return await client.appendToStream(streamName, data, {
+            expectedRevision: toEsdbExpectedRevision(expected),
+            ...(options.appendCredentials && { credentials: options.appendCredentials }),
+          });
+        } catch (error) {
+          throw mapAppendError(error, streamName, expected);
+        }
+      });
+      let position = result.position;
+      if (!position) {
+        try {
+          position = await positionAt(streamName, result.nextExpectedRevision);
+        } catch (error) {
+          // Written (a recognised retry), but where is unknown: a retry, or a read, settles it.
+          throw new AppendOutcomeUnknownError(streamName, { cause: error });
+        }
       }
+      return { nextExpectedRevision: result.nextExpectedRevision, position: encodePosition(position) };
     },
 
     async appendToStreams(appends): Promise<AppendResult[]> {
@@ -223,13 +250,13 @@ export function esdbEventStoreOver(
     },
 
     async readFeed({ after, categories, limit }: ReadFeedOptions): Promise<RecordedEvent[]> {
-      const scan = await scanFeed(client, { after: after ? decodePosition(after) : null, categories, limit });
-      return scan.events;
+      const page = await scan({ after: after ? decodePosition(after) : null, categories, limit });
+      return page.events;
     },
 
     subscribe(subscribeOptions) {
       const feed = {
-        scan: (scanOptions: ScanOptions) => scanFeed(client, scanOptions),
+        scan,
         waitForEvents,
       };
       return subscribeToFeed(feed, subscribeOptions, pollIntervalMs);
@@ -238,7 +265,7 @@ export function esdbEventStoreOver(
     waitForEvents,
 
     async headCheckpoint(): Promise<Checkpoint | null> {
-      const head = await headPosition(client);
+      const head = await retrying(() => headPosition(client));
       return head ? encodePosition(head) : null;
     },
 
@@ -247,7 +274,7 @@ export function esdbEventStoreOver(
     async identity(): Promise<StoreIdentity> {
       return {
         kind: 'esdb',
-        instance: `store id ${await readOrAssignStoreId(client, options.appendCredentials)}`,
+        instance: `store id ${await retrying(() => readOrAssignStoreId(client, options.appendCredentials))}`,
       };
     },
 

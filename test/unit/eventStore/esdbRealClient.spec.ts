@@ -37,7 +37,11 @@ describe('the real client against the protocol-level fake', () => {
   let store: EventStore;
   beforeAll(async () => {
     server = await EsdbProtocolFake.start();
-    store = createEsdbEventStore({ connectionString: server.connectionString });
+    // One quick retry of a call the server refused before doing anything.
+    store = createEsdbEventStore({
+      connectionString: server.connectionString,
+      unavailableRetryDelaysMs: [10],
+    });
   });
   afterAll(async () => {
     await store?.close();
@@ -100,16 +104,23 @@ describe('the real client against the protocol-level fake', () => {
     }
   });
 
-  it('answers "not written" for a node that is not the leader or not ready, and recovers on the next call', async () => {
+  it('retries a call refused by a node that is not the leader or not ready, and answers "not written" when refused again', async () => {
     const name = stream();
+    const appendsBefore = server.calls.append;
     server.failNext('append', 'notLeader');
-    await expect(
-      store.appendToStream(name, [event(0)], { expectedRevision: 'no_stream' }),
-    ).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    await store.appendToStream(name, [event(0)], { expectedRevision: 'no_stream' });
+    expect(server.calls.append - appendsBefore).toBe(2);
+    server.failNext('read', 'notReady');
+    expect((await store.readStream(name)).revision).toBe(0n);
+
+    server.failNext('append', 'notLeader');
+    server.failNext('append', 'notReady');
+    await expect(store.appendToStream(name, [event(1)], { expectedRevision: 0n })).rejects.toBeInstanceOf(
+      EventStoreUnavailableError,
+    );
+    server.failNext('read', 'notReady');
     server.failNext('read', 'notReady');
     await expect(store.readStream(name)).rejects.toBeInstanceOf(EventStoreUnavailableError);
-    expect((await store.readStream(name)).exists).toBe(false);
-    await store.appendToStream(name, [event(1)], { expectedRevision: 'no_stream' });
     expect((await store.readStream(name)).revision).toBe(0n);
   });
 
