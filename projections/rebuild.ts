@@ -147,7 +147,9 @@ async function catchUp(
   });
   let blocked: RunnerState | undefined;
   runner.onStateChange((state) => {
-    if (state === 'standby' || state === 'parked' || state === 'retired') blocked ??= state;
+    if (state === 'standby' || state === 'parked' || state === 'retired' || state === 'wrongStore') {
+      blocked ??= state;
+    }
   });
 
   const startedAt = Date.now();
@@ -190,6 +192,9 @@ async function blockedError(
   if (state === 'retired')
     return new RebuildError(`${subscriptionId} was discarded while it was being built`);
   const row = await loadCheckpoint(options.pool, subscriptionId);
+  // The runner's own operator message: which store the build's checkpoint is on, and what to do.
+  if (state === 'wrongStore')
+    return new RebuildError(row?.lastError ?? `${subscriptionId} is on another store`);
   return new RebuildError(
     `${subscriptionId} is parked on event ${row?.parkedEventId} at ${row?.parkedPosition}: ${row?.lastError}. ` +
       `Fix the projection, then run \`casescreen subscriptions resume ${subscriptionId}\` and rebuild again`,

@@ -79,6 +79,27 @@ describe('loadConfig', () => {
     ).toMatchObject({ eventStore: 'esdb', esdbConnectionString: 'esdb://localhost:2113?tls=false' });
   });
 
+  it('accepts exactly the EventStoreDB schemes the adapter can open, and names them when refusing', () => {
+    for (const scheme of [
+      'esdb',
+      'esdb+discover',
+      'kurrentdb',
+      'kurrentdb+discover',
+      'kdb',
+      'kdb+discover',
+    ]) {
+      const connectionString = `${scheme}://localhost:2113?tls=false`;
+      expect(loadConfig({ EVENT_STORE: 'esdb', ESDB_CONNECTION_STRING: connectionString })).toMatchObject({
+        esdbConnectionString: connectionString,
+      });
+    }
+    for (const other of ['tcp://localhost:1113', 'http://localhost:2113', 'kurrent://localhost:2113']) {
+      expect(problemsOf({ EVENT_STORE: 'esdb', ESDB_CONNECTION_STRING: other })).toContain(
+        'ESDB_CONNECTION_STRING: must start with esdb://, esdb+discover://, kurrentdb://, kurrentdb+discover://, kdb://, kdb+discover://',
+      );
+    }
+  });
+
   it('configures the check runner: two workers, a 15 s lease, retries after 5 s, 30 s and 2 min', () => {
     expect(loadConfig({})).toMatchObject({
       checkWorkers: 2,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_MAX_IN_FLIGHT_REQUESTS } from './api/inFlightLimit.js';
+import { ACCEPTED_SCHEMES, acceptedScheme } from './eventStore/esdb/connectionString.js';
 import { DEFAULT_STALE_AFTER, formatDuration, parseDuration } from './screening/snapshots/staleness.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './server/server.js';
 import { projectPath } from './shared/projectRoot.js';
@@ -57,7 +58,10 @@ const envSchema = z.object({
     emptyToUndefined,
     z
       .string()
-      .regex(/^(esdb|esdb\+discover|kurrentdb|kdb):\/\//, 'must be an esdb:// connection string')
+      .refine(
+        (value) => acceptedScheme(value) !== null,
+        `must start with ${ACCEPTED_SCHEMES.map((scheme) => `${scheme}://`).join(', ')}`,
+      )
       .optional(),
   ),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),

@@ -1,4 +1,5 @@
 import {
+  AppendOutcomeUnknownError,
   type EventStore,
   type ExpectedRevision,
   type ReadStreamResult,
@@ -58,6 +59,12 @@ export type EventIds = (index: number) => string;
  */
 const MAX_CONCURRENCY_RETRIES = 10;
 const RETRY_JITTER_MS = 20;
+/**
+ * Appends whose outcome was lost a command settles by reading the stream again before it gives up
+ * with the error: the read shows the append (its own event ids) or shows it is not there, and then
+ * the command is decided again on what the stream holds.
+ */
+const MAX_UNKNOWN_OUTCOMES = 2;
 
 /**
  * After an append failed: rethrows unless it lost a race on an expected revision that the writer may
@@ -103,7 +110,8 @@ export interface CommandHandler<State, Event> {
   /**
    * Read, decide, append at the revision read. A concurrent writer makes the append fail on its
    * expected revision; the command is then decided again on the newer state, so two writers never
-   * overwrite each other's facts.
+   * overwrite each other's facts. An append whose outcome is unknown (AppendOutcomeUnknownError) is
+   * settled the same way, by reading again: "already applied" below if it landed.
    *
    * Already applied: when the stream holds `eventId(0)`, an earlier attempt of the request got as
    * far as the append (and then died before answering). Nothing is decided again, and the state is
@@ -168,7 +176,7 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
   ): Promise<HandleOutcome<State, Event>> {
-    for (let racesLost = 0; ; ) {
+    for (let racesLost = 0, unknownOutcomes = 0; ; ) {
       const loaded = await load(store, id);
       const asLeft = asLeftBy(loaded, eventId);
       if (asLeft !== undefined) return { ok: true, state: asLeft, appended: [], alreadyApplied: true };
@@ -185,6 +193,7 @@ export function commandHandler<State, Event extends { type: string; data: unknow
           { expectedRevision },
         );
       } catch (error) {
+        if (error instanceof AppendOutcomeUnknownError && ++unknownOutcomes <= MAX_UNKNOWN_OUTCOMES) continue;
         await outliveRace(error, ++racesLost);
         continue;
       }

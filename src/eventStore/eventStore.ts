@@ -5,9 +5,19 @@ import { validate as isUuid, v4 as uuidv4 } from 'uuid';
  * (PostgreSQL, EventStoreDB) are interchangeable behind it:
  * - revisions are 0-based; -1n means "the stream does not exist";
  * - expectedRevision is 'any' | 'no_stream' | 'stream_exists' | bigint;
- * - re-appending the same event ids at the same expected revision is a no-op success.
+ * - re-appending the same event ids at the same explicit expected revision (a bigint, or `no_stream`)
+ *   is a no-op success answering the original result, on both stores, for as long as the events are
+ *   in the stream: both compare the ids with the stream's events at that place. With `any` or
+ *   `stream_exists` only PostgreSQL still looks the ids up in the stream; EventStoreDB consults an
+ *   in-memory cache of recent event ids (bounded, emptied by a restart or a leader change), past
+ *   which the retry is appended again. Commands therefore append at the revision they read.
  */
 
+/**
+ * Where an append must land. Only a bigint or `no_stream` names the exact place, which is what makes
+ * a retry of the append deduplicated on every store; `any` and `stream_exists` are for writers whose
+ * retries may duplicate (tests, benchmarks), never for commands.
+ */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
 
 /** Opaque, adapter-encoded position on the global feed. Compare with `store.compareCheckpoints`. */
@@ -16,7 +26,10 @@ export type Checkpoint = string & { readonly __brand: 'Checkpoint' };
 export type EventMetadata = Record<string, unknown>;
 
 export interface NewEvent<T extends string = string, D = unknown> {
-  /** UUID. Supply a deterministic one to make retries idempotent; generated when absent. */
+  /**
+   * UUID. Supply a deterministic one, and an explicit expected revision, to make a retried append a
+   * no-op on every store (see the port's comment); generated when absent.
+   */
   id?: string;
   type: T;
   data: D;
@@ -64,7 +77,8 @@ export interface CaughtUp {
    * every event of its categories up to here. At or after `checkpoint`, and at or after every
    * `headCheckpoint()` answered before the previous marker (the first marker: before the
    * subscription started), so a caller waiting for a head it read is released by the next marker.
-   * Null only while the feed is empty.
+   * A valid `after` for a later subscription: the runner stores it as its checkpoint, so a restart
+   * does not look through the same stretch of the feed again. Null only while the feed is empty.
    */
   scannedTo: Checkpoint | null;
 }
@@ -95,6 +109,24 @@ export interface WaitForEventsOptions {
    * after it, which closes the gap between an empty read and the start of the wait.
    */
   after?: Checkpoint | null;
+}
+
+/**
+ * Which store a process is connected to: its kind and the instance. Feed positions mean something
+ * only on the instance that handed them out, so checkpoints record it (see the subscription runner).
+ */
+export interface StoreIdentity {
+  kind: EventStore['kind'];
+  /** Stable for the life of the store's data; another server, or the same one recreated, differs. */
+  instance: string;
+}
+
+export function sameStore(a: StoreIdentity, b: StoreIdentity): boolean {
+  return a.kind === b.kind && a.instance === b.instance;
+}
+
+export function describeStore(identity: StoreIdentity): string {
+  return `${identity.kind} ${identity.instance}`;
 }
 
 export interface StreamAppend {
@@ -137,6 +169,8 @@ export interface EventStore {
   /** Position of the last event visible on the feed, or null when the feed is empty. */
   headCheckpoint(): Promise<Checkpoint | null>;
   compareCheckpoints(a: Checkpoint, b: Checkpoint): -1 | 0 | 1;
+  /** Which store instance this is: read from the store on every call, so a swapped server shows. */
+  identity(): Promise<StoreIdentity>;
   close(): Promise<void>;
 }
 
@@ -164,6 +198,78 @@ export class IdempotencyMismatchError extends Error {
 
 export class InvalidStreamNameError extends TypeError {
   override readonly name = 'InvalidStreamNameError';
+}
+
+/**
+ * Event types starting with `$` are EventStoreDB's system events: its `$all` reads leave them out of
+ * the feed, so such an event would be stored but never delivered. Refused on every adapter alike.
+ */
+export class InvalidEventTypeError extends TypeError {
+  override readonly name = 'InvalidEventTypeError';
+}
+
+/**
+ * The largest append the port takes, per stream: EventStoreDB's default maximum append size
+ * (`MaxAppendSize`, 1 MiB), so an append PostgreSQL would take is never one EventStoreDB refuses.
+ */
+export const MAX_APPEND_BYTES = 1024 * 1024;
+/**
+ * What each event is counted for besides its type, data and metadata: EventStoreDB counts the whole
+ * proposed message (id, content type, framing), a few dozen bytes; this rounds it up.
+ */
+export const EVENT_ENVELOPE_BYTES = 256;
+
+/** An append's size as the port counts it: JSON of data and metadata, the type, an envelope each. */
+export function appendSize(events: readonly NewEvent[]): number {
+  let bytes = 0;
+  for (const event of events) {
+    bytes += EVENT_ENVELOPE_BYTES + Buffer.byteLength(event.type);
+    bytes += Buffer.byteLength(JSON.stringify(event.data ?? null));
+    bytes += Buffer.byteLength(JSON.stringify(event.metadata ?? {}));
+  }
+  return bytes;
+}
+
+/** Larger than the store takes in one append (MAX_APPEND_BYTES, or the server's own lower limit). Nothing was written. */
+export class AppendTooLargeError extends RangeError {
+  override readonly name = 'AppendTooLargeError';
+  constructor(
+    readonly streamName: string,
+    /** The append's size as counted; null when the server refused it and did not say. */
+    readonly bytes: number | null,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `Append to ${streamName} is ${bytes === null ? 'larger than' : `${bytes} bytes, over`} the event store's limit of ${limitBytes} bytes per append`,
+    );
+  }
+}
+
+/**
+ * The store cannot serve right now (down, restarting, not ready yet, not the leader, unreachable
+ * after the client's reconnection attempts), and refused before doing anything: an append was not
+ * written. Retrying later is safe.
+ */
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+}
+
+/**
+ * An append was sent and no answer came (the connection dropped, the deadline passed): it may or may
+ * not be written. Read the stream to find out: a retry with the same ids at the same explicit
+ * expected revision is a no-op if it was (see "When a retried append is a no-op", docs/event-store.md).
+ */
+export class AppendOutcomeUnknownError extends Error {
+  override readonly name = 'AppendOutcomeUnknownError';
+  constructor(
+    readonly streamName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The outcome of the append to ${streamName} is unknown: it may or may not have been written`,
+      options,
+    );
+  }
 }
 
 /** `<category>-<id>`: the category is a lowerCamel word with no dash (case, monitoringConfig, subject). */
@@ -211,6 +317,15 @@ export function assignEventIds(
 export function assertAppendable(streamName: string, events: NewEvent[]): void {
   streamCategory(streamName);
   if (events.length === 0) throw new TypeError(`Append to ${streamName} has no events`);
+  for (const event of events) {
+    if (typeof event.type !== 'string' || event.type.length === 0 || event.type.startsWith('$')) {
+      throw new InvalidEventTypeError(
+        `Invalid event type "${String(event.type)}" for ${streamName}: it must be non-empty and must not start with "$" (reserved for EventStoreDB's system events, which the feed leaves out)`,
+      );
+    }
+  }
+  const bytes = appendSize(events);
+  if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(streamName, bytes, MAX_APPEND_BYTES);
 }
 
 /** Each stream once, each with events. */

@@ -34,6 +34,7 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
     waitForEvents: (options) => store.waitForEvents(options),
     headCheckpoint: () => store.headCheckpoint(),
     compareCheckpoints: (a, b) => store.compareCheckpoints(a, b),
+    identity: () => store.identity(),
     close: () => store.close(),
   };
 }

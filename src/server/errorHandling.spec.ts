@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { WrongExpectedVersionError } from '../eventStore/eventStore.js';
+import {
+  AppendOutcomeUnknownError,
+  AppendTooLargeError,
+  EventStoreUnavailableError,
+  WrongExpectedVersionError,
+} from '../eventStore/eventStore.js';
 import { BODY_LIMIT_BYTES, toApiError } from './errorHandling.js';
 import { ApiError } from './errors.js';
 import { clientRequestId, generateRequestId } from './requestId.js';
@@ -103,6 +108,23 @@ describe('toApiError', () => {
       code: 'service_unavailable',
       retryAfterSeconds: 1,
     });
+  });
+
+  it('reports an append over the event store limit as 422 naming the limit, never 500', () => {
+    const mapped = toApiError(new AppendTooLargeError('case-ABC123456', 2_000_000, 1_048_576));
+    expect(mapped).toMatchObject({ status: 422, code: 'unprocessable_entity' });
+    expect(mapped.message).toContain('1048576 bytes');
+  });
+
+  it('reports an event store that cannot answer, or an append with an unknown outcome, as 503 with Retry-After', () => {
+    for (const error of [
+      new EventStoreUnavailableError('EventStoreDB is not ready yet'),
+      new AppendOutcomeUnknownError('case-ABC123456'),
+    ]) {
+      const mapped = toApiError(error);
+      expect(mapped).toMatchObject({ status: 503, code: 'service_unavailable', retryAfterSeconds: 2 });
+      expect(mapped.message).toContain('Idempotency-Key');
+    }
   });
 
   it('reports a refused static file (an http-errors 4xx) as 404, a 5xx of the same kind as 500', () => {

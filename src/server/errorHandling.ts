@@ -1,7 +1,12 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { isDatabaseUnavailable, isPoolWaitTimeout } from '../db/database.js';
-import { WrongExpectedVersionError } from '../eventStore/eventStore.js';
+import {
+  AppendOutcomeUnknownError,
+  AppendTooLargeError,
+  EventStoreUnavailableError,
+  WrongExpectedVersionError,
+} from '../eventStore/eventStore.js';
 import type { Logger } from '../shared/logger.js';
 import { describeError } from '../subscriptions/failurePolicy.js';
 import { API_VERSION, API_VERSION_HEADER } from './apiVersion.js';
@@ -25,6 +30,8 @@ export const ACCEPTED_CONTENT_TYPES = ['application/json'] as const;
 export const POOL_TIMEOUT_RETRY_AFTER_SECONDS = 1;
 /** A database restart takes seconds: a client retrying every second would only add load. */
 export const DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+/** An event store restart or leader election takes seconds too. */
+export const EVENT_STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** Fastify's own errors carry a `FST_` code and an HTTP status; nothing else is trusted as a 4xx. */
 interface FrameworkError extends Error {
@@ -70,6 +77,20 @@ export function toApiError(error: unknown): ApiError {
     return ApiError.serviceUnavailable(
       POOL_TIMEOUT_RETRY_AFTER_SECONDS,
       'Too many simultaneous changes to the same object; nothing was changed. Retry shortly.',
+    );
+  }
+  if (error instanceof AppendTooLargeError) {
+    // The request's own size, not the service's state: sending it again cannot succeed.
+    return ApiError.unprocessableEntity(
+      `The change is too large to store: the event store takes at most ${error.limitBytes} bytes per change. Send less (shorter texts, fewer items); nothing was changed.`,
+    );
+  }
+  if (error instanceof EventStoreUnavailableError || error instanceof AppendOutcomeUnknownError) {
+    // A change whose outcome is unknown is settled by its retry: with the same Idempotency-Key the
+    // retry answers what happened, or makes the change once.
+    return ApiError.serviceUnavailable(
+      EVENT_STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+      'The service cannot reach its event store right now. Retry shortly, with the same Idempotency-Key for a change.',
     );
   }
   if (isStaticFileRefusal(error)) return ApiError.notFound('No such file.');

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/sql.js';
-import type { Checkpoint } from '../eventStore/eventStore.js';
+import type { Checkpoint, StoreIdentity } from '../eventStore/eventStore.js';
 
 export type SubscriptionStatus = 'active' | 'parked';
 
@@ -12,6 +12,8 @@ export interface CheckpointRow {
   parkedEventId: string | null;
   parkedPosition: Checkpoint | null;
   parkedAt: Date | null;
+  /** The store whose feed `checkpoint` is a position on; null until a runner first used the row. */
+  store: StoreIdentity | null;
   updatedAt: Date;
 }
 
@@ -24,11 +26,13 @@ interface Row {
   parked_event_id: string | null;
   parked_position: string | null;
   parked_at: Date | null;
+  store_kind: StoreIdentity['kind'] | null;
+  store_instance: string | null;
   updated_at: Date;
 }
 
 const COLUMNS = `subscription_id, checkpoint, status, attempts, last_error, parked_event_id, parked_position,
-  parked_at, updated_at`;
+  parked_at, store_kind, store_instance, updated_at`;
 
 function toCheckpointRow(row: Row): CheckpointRow {
   return {
@@ -40,6 +44,8 @@ function toCheckpointRow(row: Row): CheckpointRow {
     parkedEventId: row.parked_event_id,
     parkedPosition: row.parked_position as Checkpoint | null,
     parkedAt: row.parked_at,
+    store:
+      row.store_kind && row.store_instance ? { kind: row.store_kind, instance: row.store_instance } : null,
     updatedAt: row.updated_at,
   };
 }
@@ -51,6 +57,25 @@ export async function ensureCheckpoint(db: Queryable, subscriptionId: string): P
   ]);
   const row = await loadCheckpoint(db, subscriptionId);
   if (!row) throw new Error(`Checkpoint row of ${subscriptionId} vanished right after its creation`);
+  return row;
+}
+
+/**
+ * Records `store` on a row that names none yet (a new row, or one from before stores were recorded)
+ * and returns the row as it is now: its `store` is the one to compare with.
+ */
+export async function claimCheckpointStore(
+  db: Queryable,
+  subscriptionId: string,
+  store: StoreIdentity,
+): Promise<CheckpointRow> {
+  await db.query(
+    `UPDATE es_checkpoints SET store_kind = $2, store_instance = $3, updated_at = now()
+      WHERE subscription_id = $1 AND store_instance IS NULL`,
+    [subscriptionId, store.kind, store.instance],
+  );
+  const row = await loadCheckpoint(db, subscriptionId);
+  if (!row) throw new Error(`Checkpoint row of ${subscriptionId} is gone`);
   return row;
 }
 

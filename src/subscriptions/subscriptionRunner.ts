@@ -1,10 +1,19 @@
 import type pg from 'pg';
-import type { Checkpoint, EventStore, RecordedEvent } from '../eventStore/eventStore.js';
+import {
+  type Checkpoint,
+  describeStore,
+  type EventStore,
+  type RecordedEvent,
+  type StoreIdentity,
+  sameStore,
+} from '../eventStore/eventStore.js';
 import { type Logger, silentLogger } from '../shared/logger.js';
 import { sleep } from '../shared/sleep.js';
 import { BatchRetry, type FailureStep } from './batchRetry.js';
 import {
   advanceCheckpoint,
+  type CheckpointRow,
+  claimCheckpointStore,
   ensureCheckpoint,
   loadCheckpoint,
   parkSubscription,
@@ -31,6 +40,8 @@ export type RunnerState =
   | 'parked'
   /** Its handler said it must not write any more (a replaced projection version). */
   | 'retired'
+  /** Its checkpoint is a position on another event store than the one it is connected to: ended. */
+  | 'wrongStore'
   | 'stopped';
 
 export interface SubscriptionRunnerOptions {
@@ -45,6 +56,11 @@ export interface SubscriptionRunnerOptions {
   standbyRetryMs?: number;
   /** How often a parked subscription looks for an operator's resume. */
   parkedPollMs?: number;
+  /**
+   * At most how often the runner stores how far it has looked through the feed when no event of its
+   * own moved the checkpoint there (default 5 s; 0: at every `caughtUp` marker).
+   */
+  scanPositionSaveIntervalMs?: number;
   logger?: Logger;
 }
 
@@ -53,7 +69,7 @@ export interface SubscriptionRunner {
   readonly state: RunnerState;
   /** Every event of the subscription's categories up to here is handled and committed. */
   readonly checkpoint: Checkpoint | null;
-  /** Resolves once the runner has ended: after stop(), or by itself when retired. */
+  /** Resolves once the runner has ended: after stop(), or by itself when retired or on the wrong store. */
   readonly done: Promise<void>;
   start(): void;
   /** Lets the batch in flight commit (or roll back), then releases leadership and resolves. */
@@ -63,6 +79,23 @@ export interface SubscriptionRunner {
   onStateChange(listener: (state: RunnerState) => void): () => void;
   /** Called after each committed batch, e.g. for progress reports. */
   onCommit(listener: (events: readonly RecordedEvent[]) => void): () => void;
+}
+
+type LeadOutcome = 'stopped' | 'retired' | 'wrongStore';
+
+/** What an operator reads when a checkpoint belongs to another store than the one connected. */
+export function wrongStoreMessage(
+  row: CheckpointRow,
+  recorded: StoreIdentity,
+  connected: StoreIdentity,
+): string {
+  return (
+    `Subscription ${row.subscriptionId} stopped: its checkpoint (${row.checkpoint ?? 'start of the feed'}) ` +
+    `is a position on the event store ${describeStore(recorded)}, but this process is connected to ` +
+    `${describeStore(connected)}. Feed positions do not carry over between stores. Point EVENT_STORE ` +
+    `and its connection at the store that wrote the checkpoint, or, if this store replaces it for good, ` +
+    'follow "Checkpoints name their store" in docs/event-store.md.'
+  );
 }
 
 type BatchOutcome =
@@ -85,6 +118,7 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
   const batchSize = options.batchSize ?? 200;
   const standbyRetryMs = options.standbyRetryMs ?? 3_000;
   const parkedPollMs = options.parkedPollMs ?? 3_000;
+  const scanPositionSaveIntervalMs = options.scanPositionSaveIntervalMs ?? 5_000;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const logger = options.logger ?? silentLogger;
   const compare = (a: Checkpoint, b: Checkpoint) => store.compareCheckpoints(a, b);
@@ -115,8 +149,8 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
   };
 
   async function run(): Promise<void> {
-    let retired = false;
-    while (!stopping.signal.aborted && !retired) {
+    let ended: LeadOutcome = 'stopped';
+    while (!stopping.signal.aborted && ended === 'stopped') {
       const lease = await acquireLeadership({
         databaseUrl: options.databaseUrl,
         subscriptionId,
@@ -132,7 +166,7 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
       });
       if (!lease) break;
       try {
-        retired = await lead(lease);
+        ended = await lead(lease);
       } catch (error) {
         logger.error(
           { subscriptionId, error: describeError(error) },
@@ -148,13 +182,29 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
         await sleep(standbyRetryMs, stopping.signal);
       }
     }
-    setState(retired ? 'retired' : 'stopped');
+    setState(ended);
   }
 
-  /** Processes while this runner holds the lease; true when the handler retired the subscription. */
-  async function lead(lease: Lease): Promise<boolean> {
+  /**
+   * Whether the stored checkpoint is a position on the store this runner reads. Records the store on
+   * a row that names none; on another store, says so where an operator looks (log and `subscriptions
+   * status`) and the runner ends: going on would skip events or wait on a position that never comes.
+   */
+  async function onTheRightStore(): Promise<boolean> {
+    const connected = await store.identity();
+    const row = await claimCheckpointStore(pool, subscriptionId, connected);
+    if (!row.store || sameStore(row.store, connected)) return true;
+    const message = wrongStoreMessage(row, row.store, connected);
+    logger.error({ subscriptionId, recorded: row.store, connected }, message);
+    await recordFailure(pool, subscriptionId, 0, message).catch(() => {});
+    return false;
+  }
+
+  /** Processes while this runner holds the lease; how the runner ended when it is not to go on. */
+  async function lead(lease: Lease): Promise<LeadOutcome> {
     const signal = AbortSignal.any([stopping.signal, lease.lost]);
     let row = await ensureCheckpoint(pool, subscriptionId);
+    if (!(await onTheRightStore())) return 'wrongStore';
     let checkpoint = row.checkpoint;
     watch.advance(checkpoint);
     const retry = new BatchRetry(policy, compare);
@@ -217,6 +267,37 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
       return 'handled';
     };
 
+    let scanPositionSavedAt = Number.NEGATIVE_INFINITY;
+    /**
+     * Stores, as the checkpoint, how far the subscription has looked through the feed when that is
+     * past the last event it handled: every event of its categories up to there is handled (the
+     * marker says so, and its batch committed first). Without it a subscription whose categories are
+     * rare starts again, after every restart, from its last event, and on EventStoreDB scans every
+     * other category's record since then again. An optimisation, so a failure only logs; throttled,
+     * since an idle feed hands out markers every poll. 'restart' when the row moved under it.
+     */
+    const saveScanPosition = async (
+      scannedTo: Checkpoint | null,
+    ): Promise<'saved' | 'skipped' | 'restart'> => {
+      if (scannedTo === null || (checkpoint !== null && compare(scannedTo, checkpoint) <= 0))
+        return 'skipped';
+      if (Date.now() - scanPositionSavedAt < scanPositionSaveIntervalMs) return 'skipped';
+      let moved: boolean;
+      try {
+        moved = await advanceCheckpoint(pool, subscriptionId, checkpoint, scannedTo);
+      } catch (error) {
+        logger.warn({ subscriptionId, error: describeError(error) }, 'storing the scan position failed');
+        return 'skipped';
+      }
+      if (!moved) {
+        await reload();
+        return 'restart';
+      }
+      scanPositionSavedAt = Date.now();
+      checkpoint = scannedTo;
+      return 'saved';
+    };
+
     /**
      * Follows the feed from the checkpoint through `store.subscribe`, batch by batch, until the
      * runner stops or must start again from its checkpoint. Each pass has an abort of its own, so
@@ -248,7 +329,10 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
             if (handled !== 'handled') return handled;
           }
           // Everything the subscription delivered is committed: the runner has passed where it looked.
-          if (caughtUp) watch.advance(caughtUp.scannedTo);
+          if (caughtUp) {
+            if ((await saveScanPosition(caughtUp.scannedTo)) === 'restart') return 'restart';
+            watch.advance(caughtUp.scannedTo);
+          }
         }
       } finally {
         pass.abort();
@@ -269,9 +353,9 @@ export function createSubscriptionRunner(options: SubscriptionRunnerOptions): Su
         continue;
       }
       setState('leading');
-      if ((await follow()) === 'retired') return true;
+      if ((await follow()) === 'retired') return 'retired';
     }
-    return false;
+    return 'stopped';
   }
 
   /** Records a handler failure and carries out the retry policy's step: wait, isolate, or park. */

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { createEsdbEventStore } from '../../src/eventStore/esdb/esdbEventStore.js';
+import { ESDB_IMAGE, ESDB_TEST_ENVIRONMENT } from '../support/esdbServerImage.js';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from './eventStore.contract.js';
 
 /**
@@ -9,7 +10,7 @@ import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from './eventStore.cont
  * vitest collects the tests.
  */
 
-const IMAGE = 'eventstore/eventstore:24.10';
+const IMAGE = ESDB_IMAGE;
 const DOCKER_PROBE_TIMEOUT_MS = 5_000;
 
 interface Server {
@@ -40,14 +41,7 @@ async function startContainer(): Promise<Server> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const container = await new GenericContainer(IMAGE)
     .withExposedPorts(2113)
-    .withEnvironment({
-      EVENTSTORE_CLUSTER_SIZE: '1',
-      EVENTSTORE_RUN_PROJECTIONS: 'All',
-      EVENTSTORE_START_STANDARD_PROJECTIONS: 'true',
-      EVENTSTORE_INSECURE: 'true',
-      EVENTSTORE_NODE_PORT: '2113',
-      EVENTSTORE_ENABLE_ATOM_PUB_OVER_HTTP: 'true',
-    })
+    .withEnvironment({ ...ESDB_TEST_ENVIRONMENT })
     .withWaitStrategy(Wait.forHealthCheck())
     .withStartupTimeout(180_000)
     .start();

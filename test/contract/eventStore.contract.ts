@@ -1,12 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AppendTooLargeError,
   type CaughtUp,
   type Checkpoint,
+  EVENT_ENVELOPE_BYTES,
   type EventStore,
   IdempotencyMismatchError,
+  InvalidEventTypeError,
   InvalidStreamNameError,
   isCaughtUp,
+  MAX_APPEND_BYTES,
   type RecordedEvent,
   WrongExpectedVersionError,
 } from '../../src/eventStore/eventStore.js';
@@ -209,6 +213,7 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         await store.appendToStream(s, second, { expectedRevision: 1n });
         const retriedAtRevision = await store.appendToStream(s, second, { expectedRevision: 1n });
         expect(retriedAtRevision.nextExpectedRevision).toBe(2n);
+        // Straight after the first attempt; on EventStoreDB `any` dedups only from a recent-id cache.
         const retriedWithAny = await store.appendToStream(s, second);
         expect(retriedWithAny.nextExpectedRevision).toBe(2n);
         expect((await store.readStream(s)).events).toHaveLength(3);
@@ -274,6 +279,60 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         await expect(
           store.appendToStream(stream(), [{ ...event(0), id: 'not-a-uuid' }]),
         ).rejects.toBeInstanceOf(TypeError);
+      });
+
+      it('refuses an event type beginning with "$" before anything is written, in one stream or several', async () => {
+        const name = stream();
+        const other = stream();
+        const system = { type: '$Tested', data: {} };
+        const refused = await rejection(store.appendToStream(name, [event(0), system]));
+        expect(refused).toBeInstanceOf(InvalidEventTypeError);
+        expect((refused as Error).message).toContain('"$Tested"');
+        await expect(
+          store.appendToStreams([
+            { streamName: other, events: [event(0)] },
+            { streamName: name, events: [system] },
+          ]),
+        ).rejects.toBeInstanceOf(InvalidEventTypeError);
+        expect((await store.readStream(name)).exists).toBe(false);
+        expect((await store.readStream(other)).exists).toBe(false);
+      });
+
+      it('refuses an append over 1 MiB before anything is written, and takes one just under it', async () => {
+        const name = stream();
+        // The data's JSON is the string plus its two quotes.
+        const justUnder = {
+          type: 'Tested',
+          data: 'x'.repeat(MAX_APPEND_BYTES - EVENT_ENVELOPE_BYTES - 1024),
+        };
+        const over = { type: 'Tested', data: 'x'.repeat(MAX_APPEND_BYTES) };
+        const refused = await rejection(
+          store.appendToStream(name, [over], { expectedRevision: 'no_stream' }),
+        );
+        expect(refused).toBeInstanceOf(AppendTooLargeError);
+        expect(refused).toMatchObject({ streamName: name, limitBytes: MAX_APPEND_BYTES });
+        // Many small events count together.
+        const many = Array.from({ length: 9 }, () => ({ type: 'Tested', data: 'x'.repeat(128 * 1024) }));
+        await expect(store.appendToStream(name, many)).rejects.toBeInstanceOf(AppendTooLargeError);
+        await expect(
+          store.appendToStreams([
+            { streamName: stream(), events: [event(0)], expectedRevision: 'no_stream' },
+            { streamName: name, events: [over], expectedRevision: 'no_stream' },
+          ]),
+        ).rejects.toBeInstanceOf(AppendTooLargeError);
+        expect((await store.readStream(name)).exists).toBe(false);
+
+        await store.appendToStream(name, [justUnder], { expectedRevision: 'no_stream' });
+        expect((await store.readStream(name)).events[0]?.data).toBe(justUnder.data);
+      });
+    });
+
+    describe('store identity', () => {
+      it('names its kind and the same instance on every call', async () => {
+        const first = await store.identity();
+        expect(first.kind).toBe(store.kind);
+        expect(first.instance).not.toBe('');
+        expect(await store.identity()).toEqual(first);
       });
     });
 

@@ -20,6 +20,7 @@ import {
   createWorkspace,
 } from '../../src/workspace/workspaceStore.js';
 import { type CreateCaseCommand, caseSubject, createCase } from './caseBuilders.js';
+import { explicitRevisionsOnly } from './explicitRevisions.js';
 
 /**
  * The setup the case integration specs share: a workspace with groups, users and API keys, the API
@@ -103,7 +104,7 @@ export async function startApiServer(deps: {
     logger: pino({ level: 'silent' }),
     readiness: [],
     pool: deps.pool,
-    store: deps.store,
+    store: explicitRevisionsOnly(deps.store),
     sourceStaleAfterMs: deps.sourceStaleAfterMs ?? 14 * DAY_MS,
     clock: deps.clock ?? systemClock,
     rateLimiter:

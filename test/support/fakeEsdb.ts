@@ -40,7 +40,8 @@ class FakeSubscription extends EventEmitter {
  * EventStoreDB as this adapter relies on it behaving, in memory: one position per event with commit
  * equal to prepare, forwards reads that include their start position and backwards reads that exclude
  * it, `$>` links in `$ce-` streams, StreamNotFoundError raised while iterating, retried appends
- * acknowledged without a position, and a conflict for a retry that repeats only some ids. It shows the
+ * acknowledged without a position, a conflict for a retry that repeats only some ids, and retries
+ * with `any`/`stream_exists` recognised only while the ids are in the server's recent-id cache. It shows the
  * adapter's logic is sound given those server facts; only a real server shows the facts hold
  * (test/contract/esdb.contract.int.spec.ts).
  */
@@ -52,6 +53,11 @@ export class FakeEsdb {
   disposed = false;
   /** `$all` records handed out by readAll so far: what the adapter's feed reads cost. */
   allRecordsRead = 0;
+  /**
+   * The server's in-memory cache of recent event ids: all it consults for a retry with `any` or
+   * `stream_exists`. Bounded on the server and empty after a restart or a leader change (`restart()`).
+   */
+  private readonly recentEventIds = new Set<string>();
 
   constructor() {
     this.record('$stats-127.0.0.1:2113', 'StatsCollected', {});
@@ -82,7 +88,9 @@ export class FakeEsdb {
     const ids = events.map((event) => event.id);
     if (expectedRevision === 'any' || expectedRevision === 'stream_exists') {
       if (expectedRevision === 'stream_exists' && current < 0) throw conflict();
-      const found = ids.map((id) => stream.find((event) => event.id === id));
+      const found = ids.map((id) =>
+        this.recentEventIds.has(id) ? stream.find((event) => event.id === id) : undefined,
+      );
       if (found[0]) {
         if (found.every(Boolean)) return { success: true, nextExpectedRevision: found.at(-1)!.revision };
         throw conflict();
@@ -98,6 +106,7 @@ export class FakeEsdb {
       if (expected > current) throw conflict();
     }
     for (const event of events) {
+      this.recentEventIds.add(event.id);
       const record = this.record(streamName, event.type, event.data, event.metadata, event.id);
       stream.push(record);
       this.record(`$ce-${streamName.split('-')[0]}`, '$>', `${record.revision}@${streamName}`);
@@ -158,6 +167,11 @@ export class FakeEsdb {
     this.subscriptions.add(subscription);
     setImmediate(() => subscription.emit('confirmation'));
     return subscription;
+  }
+
+  /** A server restart or leader change, as far as appends can tell: the recent event ids are gone. */
+  restart(): void {
+    this.recentEventIds.clear();
   }
 
   async dispose(): Promise<void> {

@@ -13,6 +13,7 @@ export const fastRunnerOptions = {
   batchSize: 10,
   standbyRetryMs: 100,
   parkedPollMs: 100,
+  scanPositionSaveIntervalMs: 0,
   retry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 },
 } satisfies Partial<SubscriptionRunnerOptions>;
 

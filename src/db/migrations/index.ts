@@ -11,6 +11,7 @@ import { webhooksMigration } from './0010_webhooks.js';
 import { monitoringMigration } from './0011_monitoring.js';
 import { apiKeyChangesMigration } from './0012_apiKeyChanges.js';
 import { multiStreamAppendMigration } from './0013_multiStreamAppend.js';
+import { checkpointStoreMigration } from './0014_checkpointStore.js';
 
 export interface Migration {
   id: number;
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   monitoringMigration,
   apiKeyChangesMigration,
   multiStreamAppendMigration,
+  checkpointStoreMigration,
 ];

@@ -9,6 +9,7 @@ import {
   START,
 } from '@eventstore/db-client';
 import type { RecordedEvent } from '../eventStore.js';
+import { mapReadError } from './clientErrors.js';
 import { comparePositions, isOnFeed, toRecordedEvent } from './mapping.js';
 
 /** Raw `$all` records per read; filtering is client-side (readAll takes no filter in client 6.x). */
@@ -81,8 +82,19 @@ async function readAllPage(
   maxCount: number,
 ): Promise<AllStreamResolvedEvent[]> {
   const page: AllStreamResolvedEvent[] = [];
-  for await (const resolved of client.readAll({ fromPosition, direction, maxCount, resolveLinkTos: false })) {
-    page.push(resolved);
+  try {
+    // From the leader, like stream reads: a follower's `$all` may end before appends already answered.
+    for await (const resolved of client.readAll({
+      fromPosition,
+      direction,
+      maxCount,
+      resolveLinkTos: false,
+      requiresLeader: true,
+    })) {
+      page.push(resolved);
+    }
+  } catch (error) {
+    throw mapReadError(error);
   }
   return page;
 }

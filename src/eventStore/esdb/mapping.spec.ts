@@ -1,16 +1,10 @@
 import {
   type RecordedEvent as EsdbRecordedEvent,
-  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   StreamDeletedError,
   StreamNotFoundError,
 } from '@eventstore/db-client';
 import { describe, expect, it } from 'vitest';
-import {
-  assignEventIds,
-  type Checkpoint,
-  IdempotencyMismatchError,
-  WrongExpectedVersionError,
-} from '../eventStore.js';
+import { assignEventIds, type Checkpoint } from '../eventStore.js';
 import {
   compareCheckpoints,
   comparePositions,
@@ -21,7 +15,6 @@ import {
   isOnFeed,
   isStreamNotFound,
   lastRevisionFromRead,
-  mapAppendError,
   toEsdbExpectedRevision,
   toEventData,
   toRecordedEvent,
@@ -29,13 +22,6 @@ import {
 
 const cp = (value: string) => value as Checkpoint;
 const UUID = '5f0a3c1e-8d7b-4e2a-9c41-2b6f0e9d7a13';
-
-function wrongVersion(
-  expected: 'any' | 'no_stream' | 'stream_exists' | bigint,
-  current: 'no_stream' | bigint,
-) {
-  return new EsdbWrongExpectedVersionError(undefined, { streamName: 'case-1', expected, current });
-}
 
 describe('expected revision', () => {
   it('maps the port values to the client constants and passes revisions through', () => {
@@ -124,34 +110,7 @@ describe('event ids and data', () => {
   });
 });
 
-describe('append errors', () => {
-  it('maps a conflict to the port error with -1 for a missing stream', () => {
-    const missing = mapAppendError(wrongVersion('stream_exists', 'no_stream'), 'case-1', 'stream_exists');
-    expect(missing).toBeInstanceOf(WrongExpectedVersionError);
-    expect(missing).toMatchObject({ streamName: 'case-1', expected: 'stream_exists', actual: -1n });
-
-    const existing = mapAppendError(wrongVersion('no_stream', 3n), 'case-1', 'no_stream');
-    expect(existing).toMatchObject({ expected: 'no_stream', actual: 3n });
-
-    const behind = mapAppendError(wrongVersion(1n, 2n), 'case-1', 1n);
-    expect(behind).toBeInstanceOf(WrongExpectedVersionError);
-    expect(behind).toMatchObject({ expected: 1n, actual: 2n });
-  });
-
-  it('reads a conflict under any or stream_exists on an existing stream as a partly repeated append', () => {
-    expect(mapAppendError(wrongVersion('any', 4n), 'case-1', 'any')).toBeInstanceOf(IdempotencyMismatchError);
-    expect(mapAppendError(wrongVersion('stream_exists', 4n), 'case-1', 'stream_exists')).toBeInstanceOf(
-      IdempotencyMismatchError,
-    );
-  });
-
-  it('passes other errors through unchanged', () => {
-    const deleted = StreamDeletedError.fromStreamName('case-1');
-    expect(mapAppendError(deleted, 'case-1', 'any')).toBe(deleted);
-    const plain = new Error('unavailable');
-    expect(mapAppendError(plain, 'case-1', 0n)).toBe(plain);
-  });
-
+describe('read errors', () => {
   it('recognises a missing stream on read', () => {
     expect(isStreamNotFound(new StreamNotFoundError(undefined, 'case-1'))).toBe(true);
     expect(isStreamNotFound(StreamDeletedError.fromStreamName('case-1'))).toBe(false);

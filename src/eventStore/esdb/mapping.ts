@@ -8,7 +8,6 @@ import {
   type AppendExpectedRevision,
   type CurrentRevision,
   type RecordedEvent as EsdbRecordedEvent,
-  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   type EventData,
   type JSONType,
   jsonEvent,
@@ -21,11 +20,9 @@ import {
   type Checkpoint,
   type EventMetadata,
   type ExpectedRevision,
-  IdempotencyMismatchError,
   type NewEvent,
   type RecordedEvent,
   streamCategory,
-  WrongExpectedVersionError,
 } from '../eventStore.js';
 
 export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
@@ -82,20 +79,6 @@ export function toEventData(event: NewEvent, id: string): EventData {
   });
 }
 
-/**
- * Maps an append failure to the port's errors; anything unrecognised passes through unchanged.
- * With `any` or `stream_exists` the server only reports a conflict on an existing stream when the
- * append repeats some, but not all, of an earlier append's ids ("corrupted idempotency").
- */
-export function mapAppendError(error: unknown, streamName: string, expected: ExpectedRevision): unknown {
-  if (!(error instanceof EsdbWrongExpectedVersionError)) return error;
-  const actual = fromCurrentRevision(error.actualVersion);
-  if ((expected === 'any' || expected === 'stream_exists') && actual >= 0n) {
-    return new IdempotencyMismatchError(streamName);
-  }
-  return new WrongExpectedVersionError(streamName, expected, actual);
-}
-
 /** Thrown while iterating a read (not when the read is started) for a stream that does not exist. */
 export function isStreamNotFound(error: unknown): boolean {
   return error instanceof StreamNotFoundError;
@@ -105,6 +88,15 @@ export interface ReadShape {
   direction: 'forwards' | 'backwards';
   fromRevision: bigint | undefined;
   maxCount: number | undefined;
+}
+
+/**
+ * Whether a read of this shape can show the stream's last revision by itself: a backwards read from
+ * the end starts there, a forwards read without a limit runs into it.
+ */
+export function readShowsEnd(shape: ReadShape): boolean {
+  if (shape.maxCount === 0) return false;
+  return shape.direction === 'backwards' ? shape.fromRevision === undefined : shape.maxCount === undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
+  type StoreIdentity,
   streamCategory,
   type WaitForEventsOptions,
   WrongExpectedVersionError,
@@ -311,6 +312,20 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     },
 
     compareCheckpoints: comparePositions,
+
+    async identity(): Promise<StoreIdentity> {
+      // Feed positions hold transaction ids, which only the cluster that issued them continues: a
+      // dump restored into another cluster starts them again lower. The system identifier names the
+      // cluster (kept by a physical copy, new for initdb), the oid the database within it (new when
+      // it is recreated, kept when it is renamed).
+      const { rows } = await pool.query<{ system_identifier: string; oid: string }>(
+        `SELECT s.system_identifier::text AS system_identifier, d.oid::text AS oid
+           FROM pg_control_system() s, pg_database d
+          WHERE d.datname = current_database()`,
+      );
+      const { system_identifier, oid } = rows[0]!;
+      return { kind: 'postgres', instance: `cluster ${system_identifier} database oid ${oid}` };
+    },
 
     async close() {
       await notifier.drain();

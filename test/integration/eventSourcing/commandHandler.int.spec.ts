@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandHandler, type StreamType } from '../../../src/eventSourcing/commandHandler.js';
 import { accept, type Decision, reject } from '../../../src/eventSourcing/decision.js';
-import { type EventStore, WrongExpectedVersionError } from '../../../src/eventStore/eventStore.js';
+import {
+  AppendOutcomeUnknownError,
+  type EventStore,
+  WrongExpectedVersionError,
+} from '../../../src/eventStore/eventStore.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
 // A tally: the smallest stream type that shows what the handler does with state, ids and races.
@@ -120,6 +124,51 @@ describe('the command handler', () => {
     );
     await expect(attempt).rejects.toBeInstanceOf(WrongExpectedVersionError);
     expect(decided).toBe(11);
+  });
+
+  describe('an append whose outcome was lost', () => {
+    /** The store as a command sees it when the answer to an append is lost: written first, or not. */
+    function answerLostStore(written: boolean, times = 1): EventStore {
+      let lost = 0;
+      return Object.assign(Object.create(es.store) as EventStore, {
+        async appendToStream(...args: Parameters<EventStore['appendToStream']>) {
+          if (lost++ >= times) return es.store.appendToStream(...args);
+          if (written) await es.store.appendToStream(...args);
+          throw new AppendOutcomeUnknownError(args[0]);
+        },
+      });
+    }
+
+    it('reads the stream again and answers as already applied when the append had landed', async () => {
+      const ids = requestIds();
+      let decided = 0;
+      const outcome = await handler.handle(
+        answerLostStore(true),
+        'f',
+        (state) => {
+          decided++;
+          return add(7)(state);
+        },
+        ids,
+      );
+      expect(outcome).toMatchObject({ ok: true, state: { total: 7, additions: 1 }, alreadyApplied: true });
+      expect(decided).toBe(1);
+      expect((await es.store.readStream('tally-f')).events.map((event) => event.id)).toEqual([ids(0)]);
+    });
+
+    it('decides again and appends once when it had not landed', async () => {
+      const ids = requestIds();
+      const outcome = await handler.handle(answerLostStore(false), 'g', add(5), ids);
+      expect(outcome).toMatchObject({ ok: true, state: { total: 5, additions: 1 }, alreadyApplied: false });
+      expect((await es.store.readStream('tally-g')).events.map((event) => event.id)).toEqual([ids(0)]);
+    });
+
+    it('gives up with the error after two lost outcomes in a row, so the API answers 503', async () => {
+      await expect(
+        handler.handle(answerLostStore(false, 3), 'h', add(1), requestIds()),
+      ).rejects.toBeInstanceOf(AppendOutcomeUnknownError);
+      expect((await es.store.readStream('tally-h')).exists).toBe(false);
+    });
   });
 
   /**

@@ -171,4 +171,52 @@ describe('projection rebuild', () => {
       lastEventType: 'Made',
     });
   });
+
+  it("stops a build whose checkpoint is on another event store, with the runner's operator message", async () => {
+    const category = uniqueCategory('rw');
+    for (let n = 0; n < 5; n++) await store.appendToStream(`${category}-${n}`, [{ type: 'Made', data: {} }]);
+    await feedOf(store, category, 5);
+    const interrupted = new AbortController();
+    const interruptedInFirstBatch: typeof streamIndexProjection = {
+      ...streamIndexProjection,
+      handle: (...batch) => {
+        interrupted.abort();
+        return streamIndexProjection.handle(...batch);
+      },
+    };
+    await expect(
+      rebuildProjection({
+        pool: db.pool,
+        databaseUrl: db.url,
+        store,
+        definition: interruptedInFirstBatch,
+        signal: interrupted.signal,
+        runner: { ...fastRunnerOptions, batchSize: 1 },
+      }),
+    ).rejects.toThrow(/interrupted/);
+    const building = (await loadRegistryEntry(db.pool, 'stream_index'))!.buildingVersion!;
+    const subscriptionId = `projection:stream_index:v${building}`;
+    // As if the build's checkpoint had been written against another server.
+    await db.pool.query(
+      `UPDATE es_checkpoints SET store_kind = 'esdb', store_instance = 'store id elsewhere' WHERE subscription_id = $1`,
+      [subscriptionId],
+    );
+    const rebuild = () =>
+      rebuildProjection({
+        pool: db.pool,
+        databaseUrl: db.url,
+        store,
+        definition: streamIndexProjection,
+        runner: fastRunnerOptions,
+      });
+    await expect(rebuild()).rejects.toThrow(`Subscription ${subscriptionId} stopped: its checkpoint`);
+    await expect(rebuild()).rejects.toThrow('on the event store esdb store id elsewhere');
+
+    // Back on the store that wrote it, the build resumes and completes.
+    await db.pool.query(
+      'UPDATE es_checkpoints SET store_kind = NULL, store_instance = NULL WHERE subscription_id = $1',
+      [subscriptionId],
+    );
+    expect((await rebuild()).toVersion).toBe(building);
+  });
 });

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
+import { createEsdbEventStore, esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
 import type { EventStore, SubscribeOptions } from '../../../src/eventStore/eventStore.js';
 import { createPostgresEventStore } from '../../../src/eventStore/postgres/postgresEventStore.js';
 import { loadCheckpoint, resumeSubscription } from '../../../src/subscriptions/checkpointStore.js';
@@ -10,6 +10,7 @@ import {
   type SubscriptionRunner,
   type SubscriptionRunnerOptions,
 } from '../../../src/subscriptions/subscriptionRunner.js';
+import { EsdbProtocolFake } from '../../support/esdbProtocolFake.js';
 import { eventually } from '../../support/eventually.js';
 import { FakeEsdb } from '../../support/fakeEsdb.js';
 import {
@@ -129,8 +130,10 @@ describe('subscription runner', () => {
     const subscription = runner(seenHandler(`sub-${category}`, category));
     subscription.start();
     await subscription.waitForCheckpoint(other[0]!.position);
-    // The stored checkpoint stays on the subscription's own last event.
-    expect((await loadCheckpoint(db.pool, `sub-${category}`))?.checkpoint).toBe(own.at(-1)!.position);
+    // Stored too, though no event of its own is there: a restart goes on from where it looked.
+    const stored = (await loadCheckpoint(db.pool, `sub-${category}`))?.checkpoint;
+    expect(store.compareCheckpoints(stored!, other[0]!.position)).toBeGreaterThanOrEqual(0);
+    expect(store.compareCheckpoints(stored!, own.at(-1)!.position)).toBe(1);
   });
 
   it('rolls back the handler writes with the checkpoint when the handler throws after writing', async () => {
@@ -368,14 +371,14 @@ describe('subscription runner', () => {
     expect(feed.refused).toEqual([]);
   });
 
-  it('runs over the EventStoreDB adapter, going on from the last $all record it looked at: after a long stretch of other categories, a new event costs what it delivers', async () => {
+  it('runs over the EventStoreDB adapter, going on from the last $all record it looked at, and stores it: after a long stretch of other categories, a new event costs what it delivers, restarted or not', async () => {
     const esdb = new FakeEsdb();
     // An hour's poll: the runner moves only on the adapter's wake-ups.
     const esdbStore = esdbEventStoreOver(esdb.client, { pollIntervalMs: 3_600_000 });
     try {
       const category = uniqueCategory();
       const id = `sub-${category}`;
-      const first = await esdbStore.appendToStream(`${category}-1`, [{ type: 'Tested', data: {} }]);
+      await esdbStore.appendToStream(`${category}-1`, [{ type: 'Tested', data: {} }]);
       // 1,000 events of another category after it, each with its `$ce` link record: 2,000 records.
       await esdbStore.appendToStream(
         `${uniqueCategory()}-1`,
@@ -384,21 +387,140 @@ describe('subscription runner', () => {
       const subscription = runner(seenHandler(id, category), { store: esdbStore });
       subscription.start();
       // Released by the marker, though the head is another category's event.
-      await subscription.waitForCheckpoint((await esdbStore.headCheckpoint())!);
-      expect((await loadCheckpoint(db.pool, id))?.checkpoint).toBe(first.position);
+      const head = (await esdbStore.headCheckpoint())!;
+      await subscription.waitForCheckpoint(head);
+      // Stored as far as it looked, past the 2,000 records after its one event.
+      const stored = (await loadCheckpoint(db.pool, id))?.checkpoint;
+      expect(esdbStore.compareCheckpoints(stored!, head)).toBeGreaterThanOrEqual(0);
 
       const readBefore = esdb.allRecordsRead;
       const second = await esdbStore.appendToStream(`${category}-2`, [{ type: 'Tested', data: {} }]);
       await subscription.waitForCheckpoint(second.position);
-      // Reading again after the stored checkpoint (the first event) would move all 2,000 records.
+      // Reading again after the first event would move all 2,000 records.
       expect(esdb.allRecordsRead - readBefore).toBeLessThan(20);
+
+      // A runner started again goes on from the stored scan position, not from its last event.
+      await subscription.stop();
+      const readBeforeRestart = esdb.allRecordsRead;
+      const restarted = runner(seenHandler(id, category), { store: esdbStore });
+      restarted.start();
+      const third = await esdbStore.appendToStream(`${category}-3`, [{ type: 'Tested', data: {} }]);
+      await restarted.waitForCheckpoint(third.position);
+      expect(esdb.allRecordsRead - readBeforeRestart).toBeLessThan(20);
       const seen = await seenTimes(db.pool, id);
-      expect(seen.size).toBe(2);
-      expect([...seen.values()]).toEqual([1, 1]);
+      expect(seen.size).toBe(3);
+      expect([...seen.values()]).toEqual([1, 1, 1]);
     } finally {
       await Promise.all(runners.splice(0).map((created) => created.stop()));
       await esdbStore.close();
     }
+  });
+
+  it('runs over the real EventStoreDB client, against the protocol-level fake server', async () => {
+    const server = await EsdbProtocolFake.start();
+    const esdbStore = createEsdbEventStore({
+      connectionString: server.connectionString,
+      pollIntervalMs: 3_600_000,
+    });
+    try {
+      const category = uniqueCategory();
+      const id = `real-${category}`;
+      const events = await appendEvents(esdbStore, category, 25);
+      const subscription = runner(seenHandler(id, category), { store: esdbStore });
+      subscription.start();
+      await subscription.waitForCheckpoint(events.at(-1)!.position);
+      // Live: an event appended now arrives through the client's own subscription (the doorbell).
+      const [late] = await appendEvents(esdbStore, category, 1).then((all) => all.slice(-1));
+      await subscription.waitForCheckpoint(late!.position);
+      await everyEventOnce(
+        id,
+        [...events, late!].map((event) => event.id),
+      );
+      expect((await loadCheckpoint(db.pool, id))?.store).toEqual(await esdbStore.identity());
+      expect(server.calls.batchAppend).toBe(0);
+    } finally {
+      await Promise.all(runners.splice(0).map((created) => created.stop()));
+      await esdbStore.close();
+      await server.stop();
+    }
+  });
+
+  describe('checkpoints name their store', () => {
+    it('records the store on first use, and adopts the connected store on a row from before stores were recorded', async () => {
+      const category = uniqueCategory();
+      const events = await appendEvents(store, category, 4);
+      const fresh = runner(seenHandler(`sub-${category}`, category));
+      fresh.start();
+      await fresh.waitForCheckpoint(events.at(-1)!.position);
+      expect((await loadCheckpoint(db.pool, `sub-${category}`))?.store).toEqual(await store.identity());
+
+      // A row as migration 14 found it: a position, no store.
+      const legacyId = `legacy-${category}`;
+      await db.pool.query('INSERT INTO es_checkpoints (subscription_id, checkpoint) VALUES ($1, $2)', [
+        legacyId,
+        events[1]!.position,
+      ]);
+      const legacy = runner(seenHandler(legacyId, category));
+      legacy.start();
+      await legacy.waitForCheckpoint(events.at(-1)!.position);
+      expect((await loadCheckpoint(db.pool, legacyId))?.store).toEqual(await store.identity());
+      expect([...(await seenTimes(db.pool, legacyId)).keys()].sort()).toEqual(
+        events
+          .slice(2)
+          .map((event) => event.id)
+          .sort(),
+      );
+    });
+
+    it('tells another PostgreSQL database apart, on the same server', async () => {
+      const other = await createTestDatabase({ migrate: false });
+      const otherStore = createPostgresEventStore({ pool: other.pool, connectionString: other.url });
+      try {
+        const [here, there] = await Promise.all([store.identity(), otherStore.identity()]);
+        expect(here.kind).toBe('postgres');
+        expect(there.kind).toBe('postgres');
+        // The same cluster, another database.
+        expect(here.instance.split(' database ')[0]).toBe(there.instance.split(' database ')[0]);
+        expect(here.instance).not.toBe(there.instance);
+      } finally {
+        await otherStore.close();
+        await other.drop();
+      }
+    });
+
+    it('stops, for an operator, when its checkpoint is a position on another store, and handles nothing', async () => {
+      const category = uniqueCategory();
+      const id = `moved-${category}`;
+      const events = await appendEvents(store, category, 3);
+      const onPostgres = runner(seenHandler(id, category));
+      onPostgres.start();
+      await onPostgres.waitForCheckpoint(events.at(-1)!.position);
+      await onPostgres.stop();
+
+      // The service pointed at an EventStoreDB (with events of its own) while its checkpoints stay.
+      const esdbStore = esdbEventStoreOver(new FakeEsdb().client, { pollIntervalMs: 3_600_000 });
+      try {
+        await esdbStore.appendToStream(`${category}-esdb`, [{ type: 'Tested', data: {} }]);
+        const states: string[] = [];
+        const onEsdb = runner(seenHandler(id, category), { store: esdbStore });
+        onEsdb.onStateChange((state) => states.push(state));
+        onEsdb.start();
+        await onEsdb.done;
+        expect(onEsdb.state).toBe('wrongStore');
+        expect(states).not.toContain('leading');
+
+        const row = await loadCheckpoint(db.pool, id);
+        expect(row?.checkpoint).toBe(events.at(-1)!.position);
+        expect(row?.store).toEqual(await store.identity());
+        const connected = await esdbStore.identity();
+        expect(row?.lastError).toContain(`Subscription ${id} stopped`);
+        expect(row?.lastError).toContain(`on the event store postgres ${(await store.identity()).instance}`);
+        expect(row?.lastError).toContain(`connected to esdb ${connected.instance}`);
+        expect((await seenTimes(db.pool, id)).size).toBe(3);
+      } finally {
+        await esdbStore.close();
+      }
+    });
   });
 
   it('lets the batch in flight commit when stopped, then resolves', async () => {
