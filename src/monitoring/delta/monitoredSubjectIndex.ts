@@ -236,9 +236,11 @@ export class MonitoredSubjectIndex {
           this.byHalf.add(text.slice(i), group);
         }
       }
+      // The forward search splits abjad parts only.
+      if (!abjad) continue;
       for (let i = MIN_SKELETON_HALF; i <= skeleton.length - MIN_SKELETON_HALF; i++) {
-        this.byGluedSkeleton.add(`${abjad ? 'l' : 'a'}${skeleton.slice(0, i)}`, group);
-        this.byGluedSkeleton.add(`${abjad ? 'l' : 'a'}${skeleton.slice(i)}`, group);
+        this.byGluedSkeleton.add(`l${skeleton.slice(0, i)}`, group);
+        this.byGluedSkeleton.add(`l${skeleton.slice(i)}`, group);
       }
     }
   }

@@ -496,7 +496,10 @@ export class ScreeningIndex {
           if (left !== undefined && right !== undefined) push([left], [right]);
         }
       }
-      // Across an abjad transliteration, by the skeleton ("عبدالرحمن" / "ABDUL RAHMAN").
+      // An abjad compound against Latin parts, by the skeleton ("عبدالرحمن" / "ABDUL RAHMAN"). Not
+      // the other way: Arabic script writes its compounds as one word far more often than Latin
+      // does, and every Latin part's halves would cost every query a walk of postings.
+      if (!abjad) continue;
       for (let i = MIN_SKELETON_HALF; i <= skeleton.length - MIN_SKELETON_HALF; i++) {
         const left = this.terms.skeletonTerms(skeleton.slice(0, i), abjad);
         const right = this.terms.skeletonTerms(skeleton.slice(i), abjad);
