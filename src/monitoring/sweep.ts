@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type pg from 'pg';
 import { defaultProfile } from '../screening/scoring/profiles.js';
 import type { MonitoredSubjects } from './delta/monitoredSubjects.js';
@@ -52,17 +53,21 @@ export async function sweepSnapshot(
 
   // Only an added or changed party can match a subject it did not match before: a version that
   // only removes parties (a delisting day) needs no reverse screening.
-  const index = touched.length > 0 ? await subjects.current() : null;
   const affected = new Set<string>();
-  let byReverseIndex = 0;
-  const built = performance.now();
-  let searched = built;
-  if (index && index.size > 0) {
+  let activeConfigs = 0;
+  let built = performance.now();
+  if (touched.length > 0) {
     const profile = defaultProfile();
-    for (const entity of touched) for (const key of index.candidatesFor(entity, profile)) affected.add(key);
-    byReverseIndex = affected.size;
-    searched = performance.now();
+    activeConfigs = await subjects.withCurrent(async (index) => {
+      built = performance.now();
+      await inSlices(touched, (entity) => {
+        for (const key of index.candidatesFor(entity, profile)) affected.add(key);
+      });
+      return index.size;
+    });
   }
+  const byReverseIndex = affected.size;
+  const searched = performance.now();
   const observing = await configsObserving(pool, touchedIds);
   for (const id of observing) affected.add(id);
   const skipped = await skippedConfigs(pool);
@@ -78,7 +83,7 @@ export async function sweepSnapshot(
     added: diff.added.length,
     changed: diff.changed.length,
     removed: diff.removed.length,
-    activeConfigs: index?.size ?? 0,
+    activeConfigs,
     byReverseIndex,
     byObservation: observing.length,
     skippedBefore: skipped.length,
@@ -89,6 +94,32 @@ export async function sweepSnapshot(
     searchMs: Math.round(searched - built),
     queueMs: Math.round(ended - searched),
   };
+}
+
+/** The longest stretch the reverse search holds the event loop (runs, projections and checks share it). */
+export const SEARCH_SLICE_MS = 20;
+
+/**
+ * Calls `each` for every item, yielding to the event loop whenever a stretch of calls has taken
+ * `sliceMs`: searching a large change takes seconds, which would otherwise stall everything else
+ * the process does (the other workers' runs, and in role `all` the checks and projections).
+ */
+export async function inSlices<T>(
+  items: readonly T[],
+  each: (item: T) => void,
+  options: { sliceMs?: number; now?: () => number; yieldNow?: () => Promise<void> } = {},
+): Promise<void> {
+  const sliceMs = options.sliceMs ?? SEARCH_SLICE_MS;
+  const now = options.now ?? (() => performance.now());
+  const yieldNow = options.yieldNow ?? (() => yieldToEventLoop());
+  let sliceStart = now();
+  for (const item of items) {
+    each(item);
+    if (now() - sliceStart >= sliceMs) {
+      await yieldNow();
+      sliceStart = now();
+    }
+  }
 }
 
 async function configsObserving(pool: pg.Pool, entityIds: readonly string[]): Promise<string[]> {

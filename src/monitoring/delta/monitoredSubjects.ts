@@ -32,10 +32,23 @@ export class MonitoredSubjects {
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** The index, brought up to date with `monitoring_configs` first. */
-  async current(): Promise<MonitoredSubjectIndex> {
-    await this.refresh();
-    return this.index;
+  /**
+   * Runs `search` on the index brought up to date first; no refresh changes the index until
+   * `search` resolves, so a search may yield to the event loop between parties and still see one
+   * index throughout.
+   */
+  withCurrent<T>(search: (index: MonitoredSubjectIndex) => Promise<T> | T): Promise<T> {
+    const next = this.chain.then(async () => {
+      await this.refreshNow();
+      return search(this.index);
+    });
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  /** The index brought up to date, for use before the caller next yields (tests, operations). */
+  current(): Promise<MonitoredSubjectIndex> {
+    return this.withCurrent((index) => index);
   }
 
   /** Brings the index up to date; resolves with the configurations (re)indexed or dropped. */

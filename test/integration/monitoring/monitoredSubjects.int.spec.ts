@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projections } from '../../../projections/registry.js';
 import { installProjections } from '../../../projections/registryStore.js';
@@ -131,5 +132,43 @@ describe('MonitoredSubjects', () => {
     expect((await subjects.current()).candidatesFor(bout, defaultProfile()).sort()).toEqual(
       [exact.configId, typo.configId].sort(),
     );
+  });
+
+  it('changes nothing under a search in progress: a refresh asked meanwhile waits for it', async () => {
+    const deps = { pool: es.db.pool, store: es.store };
+    // Counts the scans that start a refresh.
+    let scans = 0;
+    const counting = Object.create(es.db.pool) as pg.Pool;
+    counting.query = ((...args: Parameters<pg.Pool['query']>) => {
+      if (String(args[0]).includes('revision FROM monitoring_configs')) scans++;
+      return (es.db.pool.query as (...a: unknown[]) => unknown)(...args);
+    }) as pg.Pool['query'];
+    const subjects = new MonitoredSubjects(counting);
+    await subjects.current();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sizes: number[] = [];
+    const search = subjects.withCurrent(async (index) => {
+      sizes.push(index.size);
+      await held;
+      sizes.push(index.size);
+      return index.size;
+    });
+    await eventually(async () => expect(sizes).toHaveLength(1));
+    const later = await enrollNewSubject(deps, where, { name: 'Viktor But' });
+    await projected(later.configId, 'active');
+    const scansBefore = scans;
+    const refresh = subjects.refresh();
+    // Unblocked, the refresh would have sent its scan by now (it starts within the same turn).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scans).toBe(scansBefore);
+    release();
+    expect(await search).toBe(sizes[0]);
+    expect(sizes[1]).toBe(sizes[0]);
+    expect(await refresh).toBe(1);
+    expect(scans).toBe(scansBefore + 1);
+    expect((await subjects.current()).size).toBe(sizes[0]! + 1);
   });
 });
