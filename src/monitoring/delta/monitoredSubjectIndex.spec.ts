@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ListedEntity } from '../../screening/model/listedEntity.js';
+import { listedParty } from '../../../test/support/listedEntities.js';
 import { defaultProfile, findProfile } from '../../screening/scoring/profiles.js';
 import type { ScreeningSubject } from '../../screening/scoring/query.js';
 import { type MonitoredSubject, MonitoredSubjectIndex } from './monitoredSubjectIndex.js';
-
-function listed(id: string, names: string[], overrides: Partial<ListedEntity> = {}): ListedEntity {
-  return {
-    id,
-    kind: 'person',
-    names: names.map((full, i) => ({ full, kind: i === 0 ? 'primary' : 'alias' })),
-    birthDates: [],
-    countries: [],
-    nationalities: [],
-    identifiers: [],
-    topics: ['sanction'],
-    datasets: ['test'],
-    sources: [{ name: 'Test', url: null, dataset: 'test', priority: 1 }],
-    programs: [],
-    sourceRecordRef: id,
-    ...overrides,
-  };
-}
 
 function monitored(
   key: string,
@@ -47,25 +29,25 @@ const index = MonitoredSubjectIndex.build([
 
 describe('MonitoredSubjectIndex', () => {
   it('finds the subjects an entity matches by name, spelling, order and alias, for their check types and kinds only', () => {
-    const bout = listed('test:1', ['Viktor BOUT', 'Victor Anatolyevich BUT']);
+    const bout = listedParty('test:1', ['Viktor BOUT', 'Victor Anatolyevich BUT']);
     expect(index.candidatesFor(bout, defaultProfile())).toEqual(['exact', 'typo', 'swapped', 'alias-only']);
     expect(index.candidatesFor(bout, findProfile('strict')!)).not.toContain('other');
   });
 
   it('finds a subject by an identifier whatever the name, and nobody for an unrelated entity', () => {
-    const vessel = listed('test:2', ['OCEAN STAR'], {
+    const vessel = listedParty('test:2', ['OCEAN STAR'], {
       kind: 'vessel',
       identifiers: [{ scheme: 'imo', value: '9123456' }],
     });
     expect(index.candidatesFor(vessel, defaultProfile())).toEqual(['vessel-imo']);
-    expect(index.candidatesFor(listed('test:3', ['Jean Dupont']), defaultProfile())).toEqual([]);
+    expect(index.candidatesFor(listedParty('test:3', ['Jean Dupont']), defaultProfile())).toEqual([]);
   });
 
   it('returns nobody for an entity no check type screens, or outside the profile datasets', () => {
-    expect(index.candidatesFor(listed('test:4', ['Viktor BOUT'], { topics: [] }), defaultProfile())).toEqual(
-      [],
-    );
-    expect(index.candidatesFor(listed('test:5', ['Viktor BOUT']), findProfile('us-ofac')!)).toEqual([]);
+    expect(
+      index.candidatesFor(listedParty('test:4', ['Viktor BOUT'], { topics: [] }), defaultProfile()),
+    ).toEqual([]);
+    expect(index.candidatesFor(listedParty('test:5', ['Viktor BOUT']), findProfile('us-ofac')!)).toEqual([]);
   });
 });
 
@@ -76,16 +58,20 @@ describe('MonitoredSubjectIndex across an abjad transliteration', () => {
       monitored('two-words', 'ولی جان'),
       monitored('latin-parts', 'Abdul Hamid'),
     ]);
-    expect(reverse.candidatesFor(listed('test:9', ['ABDUL RAHMAN']), defaultProfile())).toEqual(['compound']);
-    expect(reverse.candidatesFor(listed('test:10', ['WALIJAN']), defaultProfile())).toEqual(['two-words']);
-    expect(reverse.candidatesFor(listed('test:11', ['عبدالحميد']), defaultProfile())).toEqual([
+    expect(reverse.candidatesFor(listedParty('test:9', ['ABDUL RAHMAN']), defaultProfile())).toEqual([
+      'compound',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:10', ['WALIJAN']), defaultProfile())).toEqual([
+      'two-words',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:11', ['عبدالحميد']), defaultProfile())).toEqual([
       'latin-parts',
     ]);
   });
 });
 
 describe('MonitoredSubjectIndex kept up to date', () => {
-  const bout = listed('test:6', ['Viktor BOUT']);
+  const bout = listedParty('test:6', ['Viktor BOUT']);
 
   it('finds a subject added after the build, and stops finding a removed one', () => {
     const updated = MonitoredSubjectIndex.build([
@@ -106,11 +92,11 @@ describe('MonitoredSubjectIndex kept up to date', () => {
     ]);
     updated.add(monitored('a', 'Maria Gonzalez'));
     expect(updated.candidatesFor(bout, defaultProfile())).toEqual([]);
-    const byPassport = listed('test:7', ['Someone Else'], {
+    const byPassport = listedParty('test:7', ['Someone Else'], {
       identifiers: [{ scheme: 'passport', value: 'P1234567' }],
     });
     expect(updated.candidatesFor(byPassport, defaultProfile())).toEqual([]);
-    expect(updated.candidatesFor(listed('test:8', ['Maria GONZALEZ']), defaultProfile())).toEqual(['a']);
+    expect(updated.candidatesFor(listedParty('test:8', ['Maria GONZALEZ']), defaultProfile())).toEqual(['a']);
     expect(updated.size).toBe(1);
   });
 });

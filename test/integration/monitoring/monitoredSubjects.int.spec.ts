@@ -6,11 +6,11 @@ import { type RunningProjections, startProjections } from '../../../projections/
 import { SYSTEM_ACTOR } from '../../../src/cases/caseEvents.js';
 import { MonitoredSubjects } from '../../../src/monitoring/delta/monitoredSubjects.js';
 import { monitoringRunId } from '../../../src/monitoring/monitoringReferences.js';
-import type { ListedEntity } from '../../../src/screening/model/listedEntity.js';
 import { defaultProfile } from '../../../src/screening/scoring/profiles.js';
 import { silentLogger } from '../../../src/shared/logger.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
+import { listedParty } from '../../support/listedEntities.js';
 import { enrollNewSubject, recordRun, runMonitoringCommand } from '../../support/monitoringBuilders.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
@@ -21,20 +21,7 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  * moves a configuration's revision but not its subject) is not indexed again.
  */
 
-const bout: ListedEntity = {
-  id: 'test:bout',
-  kind: 'person',
-  names: [{ full: 'Viktor BOUT', kind: 'primary' }],
-  birthDates: [],
-  countries: [],
-  nationalities: [],
-  identifiers: [],
-  topics: ['sanction'],
-  datasets: ['test'],
-  sources: [{ name: 'Test', url: null, dataset: 'test', priority: 1 }],
-  programs: [],
-  sourceRecordRef: 'bout',
-};
+const bout = listedParty('test:bout', ['Viktor BOUT']);
 
 describe('MonitoredSubjects', () => {
   let es: TestEventStore;
