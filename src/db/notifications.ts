@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pgListen, { type Subscriber } from 'pg-listen';
+import { sleep } from '../shared/sleep.js';
 import type { Queryable } from './sql.js';
 
 // pg-listen is CommonJS with an `exports.default`; loaders disagree on where that lands.
@@ -26,6 +27,56 @@ export function notificationSubscriber(connectionString: string, applicationName
   return subscriber;
 }
 
+export interface ChannelHandlers {
+  /** A notification on the channel, its payload parsed as JSON. */
+  notification(payload: unknown): void;
+  /** LISTEN is in place: on the first connection and after every reconnection. */
+  connected(): void;
+  /** The session was lost; notifications are missed until `connected` again. */
+  reconnecting?(): void;
+}
+
+/**
+ * LISTEN on `channel` for as long as the service runs. pg-listen reconnects a session it had, but
+ * a first connection that fails (the database not up yet, or restarting) it leaves failed: here a
+ * fresh session is tried again, backing off to 5 s, until one is listening or `close` is called.
+ */
+export function listenToChannel(
+  connectionString: string,
+  channel: string,
+  handlers: ChannelHandlers,
+): { close(): Promise<void> } {
+  const closing = new AbortController();
+  let current: Subscriber | undefined;
+  const listening = (async () => {
+    for (let attempt = 0; !closing.signal.aborted; attempt++) {
+      const subscriber = notificationSubscriber(connectionString, `casescreen-listen-${channel}`);
+      current = subscriber;
+      subscriber.notifications.on(channel, (payload: unknown) => handlers.notification(payload));
+      try {
+        await subscriber.connect();
+        await subscriber.listenTo(channel);
+      } catch {
+        await subscriber.close().catch(() => {});
+        await sleep(Math.min(5000, 100 * 2 ** attempt), closing.signal);
+        continue;
+      }
+      // pg-listen reports `connected` after re-issuing LISTEN on every reconnection.
+      subscriber.events.on('connected', () => handlers.connected());
+      subscriber.events.on('reconnect', () => handlers.reconnecting?.());
+      handlers.connected();
+      return;
+    }
+  })();
+  return {
+    async close() {
+      closing.abort();
+      await listening;
+      await current?.close().catch(() => {});
+    },
+  };
+}
+
 /**
  * A name for one notifier, carried in its notifications: the listener of the same component (its
  * own workers, its own feed readers), already woken directly after the commit, skips them, and every
@@ -37,8 +88,8 @@ export function newNotificationSender(): string {
 
 /**
  * Calls `wake` on every notification on `channel` (but those of `ownSender`, see
- * newNotificationSender), and after every (re)connection. Connecting happens in the background;
- * until it succeeds the caller's poll covers the gap.
+ * newNotificationSender), and after every (re)connection. Connecting happens in the background,
+ * retried until it succeeds (listenToChannel); meanwhile the caller's poll covers the gap.
  */
 export function wakeOnNotify(
   connectionString: string,
@@ -46,21 +97,12 @@ export function wakeOnNotify(
   wake: () => void,
   ownSender?: string,
 ): { close(): Promise<void> } {
-  const subscriber = notificationSubscriber(connectionString, `casescreen-listen-${channel}`);
-  subscriber.notifications.on(channel, (payload: unknown) => {
-    if (ownSender === undefined || payload !== ownSender) wake();
-  });
-  subscriber.events.on('connected', () => wake());
-  const connecting = subscriber
-    .connect()
-    .then(() => subscriber.listenTo(channel))
-    .catch(() => {});
-  return {
-    async close() {
-      await connecting;
-      await subscriber.close().catch(() => {});
+  return listenToChannel(connectionString, channel, {
+    notification: (payload) => {
+      if (ownSender === undefined || payload !== ownSender) wake();
     },
-  };
+    connected: wake,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { notificationSubscriber } from '../db/notifications.js';
+import { listenToChannel } from '../db/notifications.js';
 import { sleep } from '../shared/sleep.js';
 import type { KeyCache, KeyChange } from './keyCache.js';
 
@@ -16,16 +16,16 @@ export function parseKeyChange(payload: unknown): KeyChange | undefined {
 }
 
 /**
- * Keeps `cache` in step with the key changes of every process: a LISTEN session of its own, and
- * after every (re)connection the current epoch read through `readEpoch` (after LISTEN is in place,
- * so no change falls between the two). From a lost connection until then the cache is bypassed.
+ * Keeps `cache` in step with the key changes of every process: a LISTEN session of its own (its
+ * first connection retried until it succeeds), and after every (re)connection the current epoch read
+ * through `readEpoch` (after LISTEN is in place, so no change falls between the two). From a lost
+ * connection until then the cache is bypassed.
  */
 export function listenForKeyChanges(
   connectionString: string,
   cache: KeyCache,
   readEpoch: () => Promise<bigint>,
 ): { close(): Promise<void> } {
-  const subscriber = notificationSubscriber(connectionString, `casescreen-listen-${KEY_CHANGES_CHANNEL}`);
   const closing = new AbortController();
   // Bumped on every connection loss: an epoch read begun before it must not resume the cache.
   let connection = 0;
@@ -44,35 +44,28 @@ export function listenForKeyChanges(
     }
   };
 
-  subscriber.notifications.on(KEY_CHANGES_CHANNEL, (payload: unknown) => {
-    const change = parseKeyChange(payload);
-    if (change) {
-      cache.changed(change);
-    } else {
+  const listening = listenToChannel(connectionString, KEY_CHANGES_CHANNEL, {
+    notification: (payload) => {
+      const change = parseKeyChange(payload);
+      if (change) {
+        cache.changed(change);
+      } else {
+        cache.disconnected();
+        void resync();
+      }
+    },
+    connected: () => void resync(),
+    reconnecting: () => {
+      connection++;
       cache.disconnected();
-      void resync();
-    }
+    },
   });
-  subscriber.events.on('reconnect', () => {
-    connection++;
-    cache.disconnected();
-  });
-  const connecting = subscriber
-    .connect()
-    .then(() => subscriber.listenTo(KEY_CHANGES_CHANNEL))
-    .then(() => {
-      // pg-listen reports `connected` after re-issuing LISTEN on every reconnection.
-      subscriber.events.on('connected', () => void resync());
-      return resync();
-    })
-    .catch(() => {});
   return {
     async close() {
       closing.abort();
       connection++;
       cache.disconnected();
-      await connecting;
-      await subscriber.close().catch(() => {});
+      await listening.close();
     },
   };
 }

@@ -1,5 +1,4 @@
-import type { Subscriber } from 'pg-listen';
-import { notificationSubscriber } from '../../db/notifications.js';
+import { listenToChannel } from '../../db/notifications.js';
 
 export const FEED_CHANNEL = 'es_events';
 
@@ -25,8 +24,7 @@ interface Waiter {
  */
 export class FeedWakeups {
   private readonly waiters = new Set<Waiter>();
-  private subscriber: Subscriber | undefined;
-  private connecting: Promise<void> | undefined;
+  private listening: { close(): Promise<void> } | undefined;
   private closed = false;
 
   constructor(
@@ -43,7 +41,7 @@ export class FeedWakeups {
     });
     const waiter: Waiter = { categories: categories ? new Set(categories) : undefined, wake };
     this.waiters.add(waiter);
-    void this.ensureListening();
+    this.ensureListening();
     return { woken, cancel: () => this.waiters.delete(waiter) };
   }
 
@@ -82,39 +80,22 @@ export class FeedWakeups {
   async close(): Promise<void> {
     this.closed = true;
     this.wakeAll();
-    await this.connecting?.catch(() => {});
-    await this.subscriber?.close().catch(() => {});
+    await this.listening?.close();
   }
 
-  private ensureListening(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.connecting ??= this.listen().catch(() => {
-      // The fallback poll covers the gap; the next registration tries again.
-      this.connecting = undefined;
+  /** Listens from the first registration on (retried until the database answers: listenToChannel). */
+  private ensureListening(): void {
+    if (this.closed || this.listening) return;
+    this.listening = listenToChannel(this.connectionString, FEED_CHANNEL, {
+      notification: (payload) => {
+        const notification = payload as FeedNotification | undefined;
+        if (this.ownSender !== undefined && notification?.s === this.ownSender) return;
+        if (Array.isArray(notification?.c)) for (const category of notification.c) this.wake(category);
+        else this.wakeAll();
+      },
+      // Notifications sent while disconnected (or before LISTEN) are lost: everyone re-reads.
+      connected: () => this.wakeAll(),
     });
-    return this.connecting;
-  }
-
-  private async listen(): Promise<void> {
-    const subscriber = notificationSubscriber(this.connectionString, 'casescreen-listen');
-    subscriber.notifications.on(FEED_CHANNEL, (payload: FeedNotification | undefined) => {
-      if (this.ownSender !== undefined && payload?.s === this.ownSender) return;
-      if (Array.isArray(payload?.c)) for (const category of payload.c) this.wake(category);
-      else this.wakeAll();
-    });
-    // Notifications sent while disconnected are lost: wake everyone to re-read once listening again.
-    // pg-listen emits 'connected' after re-issuing LISTEN on a reconnect, but on the first connect
-    // before LISTEN: a waiter woken then could re-register and miss a notification sent before the
-    // LISTEN, so the first wake-up waits for it (below).
-    let listening = false;
-    subscriber.events.on('connected', () => {
-      if (listening) this.wakeAll();
-    });
-    this.subscriber = subscriber;
-    await subscriber.connect();
-    await subscriber.listenTo(FEED_CHANNEL);
-    listening = true;
-    this.wakeAll();
   }
 
   /**
