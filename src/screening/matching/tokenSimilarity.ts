@@ -172,8 +172,8 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
  * each side read every way its letters are written in names (skeletonReadings).
  */
 function compareSkeletons(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
-  const aReadings = skeletonReadings(a);
-  const bReadings = skeletonReadings(b);
+  const aReadings = a.abjad ? withVReading(a) : skeletonReadings(a);
+  const bReadings = b.abjad ? withVReading(b) : skeletonReadings(b);
   for (const aSkeleton of aReadings) {
     for (const bSkeleton of bReadings) compareSkeletonsAs(a, b, aSkeleton, bSkeleton, fuzz, out);
   }
@@ -215,6 +215,7 @@ function withSemivowels(text: string): string {
  *   French ones do (لونيسي Lounici); a Latin final vowel and h: also the vowel alone (ملا Mullah);
  * - abjad th (ث): also s, as Persian, Pashto and Urdu say it (ثاقب Saqib, وثيق Wasiq);
  * - abjad final h (ه): also the vowel a or e it stands for (جمعه Juma, زاده Zada).
+ * (compareSkeletons also reads an abjad w as v: vReading.)
  */
 export function skeletonReadings(token: NameToken): readonly string[] {
   let readings = READINGS.get(token);
@@ -227,6 +228,24 @@ export function skeletonReadings(token: NameToken): readonly string[] {
 
 /** Tokens are immutable and compared many times: their readings are worked out once. */
 const READINGS = new WeakMap<NameToken, readonly string[]>();
+const V_READINGS = new WeakMap<NameToken, readonly string[]>();
+
+/**
+ * An abjad token's readings and, when it has a w, the reading with each و or ו the consonant v
+ * (Persian وحید Vahid, جواد Javad, ولی Vali; Hebrew דוד David). Compared only, never a lookup key:
+ * w is the vowel u or o far more often, and as a key it would list every such word of the lists
+ * under a b, multiplying the terms each Latin part is confirmed against.
+ */
+function withVReading(token: NameToken): readonly string[] {
+  let readings = V_READINGS.get(token);
+  if (!readings) {
+    const own = skeletonReadings(token);
+    const v = token.text.includes('w') ? consonantSkeleton(token.text.replaceAll('w', 'v'), true) : '';
+    readings = v === '' || own.includes(v) ? own : [...own, v];
+    V_READINGS.set(token, readings);
+  }
+  return readings;
+}
 
 function readingsOf(token: NameToken): readonly string[] {
   return textSkeletonReadings(token.text, token.abjad, token.skeleton);

@@ -131,6 +131,9 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(matches('راضي أبواليزيد العياشي', 'RADI ABOU YAZID AYASHI')).toBe(true);
     // The French ou of و in a short word.
     expect(matches('علي بن الطاهر العوني', 'ALI BEN TAHER OUNI')).toBe(true);
+    // و and ו compared as the consonant v too (Persian, Hebrew).
+    expect(matches('وحید احمدی', 'VAHID AHMADI')).toBe(true);
+    expect(matches('דוד בן גוריון', 'DAVID BEN GURION')).toBe(true);
     // The readings widen a letter, not a name: other consonants still disagree.
     expect(matches('فضل رحيم', 'FAISAL RAHIM')).toBe(false);
     expect(matches('رشيد كاظم', 'RASHID KATIB')).toBe(false);
