@@ -60,6 +60,8 @@ export async function sweepSnapshot(
     const profile = defaultProfile();
     activeConfigs = await subjects.withCurrent(async (index) => {
       built = performance.now();
+      // No subject to find (a first list version, before any enrollment): nothing to prepare.
+      if (index.size === 0) return 0;
       await inSlices(touched, (entity) => {
         for (const key of index.candidatesFor(entity, profile)) affected.add(key);
       });
