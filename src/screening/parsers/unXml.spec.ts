@@ -27,6 +27,8 @@ describe('un-xml', () => {
       { full: 'Mohammad Taher Anwari', kind: 'alias', script: 'Latn' },
       { full: 'Muhammad Tahir Anwari', kind: 'alias', script: 'Latn' },
       { full: 'Haji Mudir', kind: 'weak', script: 'Latn' },
+      // The alias's note gives it in its original script.
+      { full: 'حاجي مدير', kind: 'weak', script: 'Arab' },
     ]);
     expect(person.birthDates).toEqual([
       { from: '1961', approximate: true },
@@ -94,6 +96,10 @@ describe('un-xml', () => {
       'أقرين صالح أقرين',
     ]);
     expect(splitUnAliases('Frank Kakorere (Aigle Blanc)')).toEqual(['Frank Kakorere (Aigle Blanc)']);
+    expect(splitUnAliases('Abu Muhammad (original script: Абу Мухаммад)')).toEqual([
+      'Abu Muhammad',
+      'Абу Мухаммад',
+    ]);
   });
 
   describe('malformed input', () => {

@@ -96,11 +96,14 @@ function buildEntity(file: string, dataset: string, record: XmlElement): ListedE
       record: reference ?? dataId,
     });
   }
-  const original = childText(record, 'NAME_ORIGINAL_SCRIPT');
-  if (original) draft.addName(original, 'alias', undefined, detectScript(original));
+  const originalName = childText(record, 'NAME_ORIGINAL_SCRIPT');
+  if (originalName) draft.addName(originalName, 'alias', undefined, detectScript(originalName));
   for (const alias of childrenNamed(record, isPerson ? 'INDIVIDUAL_ALIAS' : 'ENTITY_ALIAS')) {
     const kind = aliasKind(childText(alias, 'QUALITY'));
     for (const name of splitUnAliases(childText(alias, 'ALIAS_NAME') ?? '')) draft.addName(name, kind);
+    // The alias in its original script, given in the alias's note ("original script: Абу Банат").
+    const original = ORIGINAL_SCRIPT_NOTE.exec(childText(alias, 'NOTE') ?? '')?.[1];
+    if (original) draft.addName(original, kind, undefined, detectScript(original));
     draft.addBirthDates(parseDateRanges(childText(alias, 'DATE_OF_BIRTH') ?? ''));
     draft.addCountry(childText(alias, 'COUNTRY_OF_BIRTH'));
   }
@@ -154,10 +157,13 @@ function aliasKind(quality: string | undefined): NameKind {
   }
 }
 
+/** An alias's note (or its name's bracket) giving the alias in its original script. */
+const ORIGINAL_SCRIPT_NOTE = /^\s*original script:\s*(.*\S)\s*$/i;
+
 /**
  * The names in one ALIAS_NAME: split on ";" and on "b) c) ..." enumeration markers, with a
  * trailing ", born ..." remark cut off and a name in another script written in parentheses
- * ("Jin Tiesan (金铁三)") made a name of its own.
+ * ("Jin Tiesan (金铁三)", "Abu Muhammad (original script: Абу Мухаммад)") made a name of its own.
  */
 export function splitUnAliases(text: string): string[] {
   const names: string[] = [];
@@ -165,7 +171,10 @@ export function splitUnAliases(text: string): string[] {
     const name = cleanText(piece.replace(/^[a-z]\)\s*/, '').replace(/,\s*born\b.*$/i, ''));
     if (!name) continue;
     const bracketed = /^(.*\S)\s*\(([^()]+)\)$/.exec(name);
-    if (bracketed && detectScript(bracketed[2]!) !== detectScript(bracketed[1]!)) {
+    const inOriginal = bracketed && ORIGINAL_SCRIPT_NOTE.exec(bracketed[2]!)?.[1];
+    if (bracketed && inOriginal) {
+      names.push(cleanText(bracketed[1]), cleanText(inOriginal));
+    } else if (bracketed && detectScript(bracketed[2]!) !== detectScript(bracketed[1]!)) {
       names.push(cleanText(bracketed[1]), cleanText(bracketed[2]));
     } else {
       names.push(name);
