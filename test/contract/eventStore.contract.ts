@@ -474,6 +474,23 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         expect(byStream.get(`${category}-shared`)).toHaveLength((writers / 2) * appendsPerWriter);
       });
 
+      it("counts a category's events after a checkpoint, and says when it stopped at the maximum", async () => {
+        const category = uniqueCategory();
+        const streamName = stream(category);
+        const first = await store.appendToStream(streamName, [event(0)]);
+        await store.appendToStream(stream(uniqueCategory()), [event(1)]);
+        const last = await store.appendToStream(streamName, [event(2), event(3), event(4)]);
+        await collect(store, [category], 4);
+
+        const count = (after: Checkpoint | null, maxEvents = 100) =>
+          store.countFeedEvents({ after, categories: [category], maxEvents });
+        expect(await count(null)).toEqual({ events: 4, capped: false });
+        expect(await count(first.position)).toEqual({ events: 3, capped: false });
+        expect(await count(last.position)).toEqual({ events: 0, capped: false });
+        expect(await count(null, 4)).toEqual({ events: 4, capped: false });
+        expect(await count(null, 2)).toEqual({ events: 2, capped: true });
+      });
+
       it('reports the last appended position as the head once the feed is quiet', async () => {
         const result = await store.appendToStream(stream(uniqueCategory()), [event(0)]);
         // The head is the last *visible* event: another client's open transaction (tests run in

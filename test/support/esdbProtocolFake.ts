@@ -86,6 +86,8 @@ export class EsdbProtocolFake {
   slowReplyMs = 500;
   /** Calls answered, by method: what the client actually sent. */
   readonly calls = { append: 0, batchAppend: 0, read: 0, serverFeatures: 0 };
+  /** `$all` reads (not subscriptions) answered, and the records they sent: what feed scans cost. */
+  readonly allReads = { calls: 0, records: 0 };
 
   static async start(): Promise<EsdbProtocolFake> {
     const fake = new EsdbProtocolFake();
@@ -320,6 +322,8 @@ export class EsdbProtocolFake {
       selected = backwards
         ? this.log.filter((record) => from === null || record.position < from).reverse()
         : this.log.filter((record) => from === null || record.position >= from);
+      this.allReads.calls += 1;
+      this.allReads.records += Math.min(count, selected.length);
     }
     for (const record of selected.slice(0, count)) call.write(eventResponse(record));
     call.end();
