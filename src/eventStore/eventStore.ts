@@ -255,6 +255,21 @@ export function appendSize(events: readonly NewEvent[]): number {
   return bytes;
 }
 
+/**
+ * The stream was deleted for good on the store (an EventStoreDB operator's hard delete, a
+ * "tombstone"): it cannot be read or appended to again, under that name, by anyone. Nothing was
+ * written. PostgreSQL never deletes a stream, so only the EventStoreDB adapter raises it.
+ */
+export class StreamDeletedError extends Error {
+  override readonly name = 'StreamDeletedError';
+  constructor(
+    readonly streamName: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Stream ${streamName} was deleted on the event store and cannot be read or written`, options);
+  }
+}
+
 /** Larger than the store takes in one append (MAX_APPEND_BYTES, or the server's own lower limit). Nothing was written. */
 export class AppendTooLargeError extends RangeError {
   override readonly name = 'AppendTooLargeError';

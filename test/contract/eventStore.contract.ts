@@ -12,6 +12,7 @@ import {
   isCaughtUp,
   MAX_APPEND_BYTES,
   type RecordedEvent,
+  StreamDeletedError,
   WrongExpectedVersionError,
 } from '../../src/eventStore/eventStore.js';
 import { EVENTUALLY_TIMEOUT_MS, eventually } from '../support/eventually.js';
@@ -24,6 +25,11 @@ import { EVENTUALLY_TIMEOUT_MS, eventually } from '../support/eventually.js';
 export interface ContractSubject {
   store: EventStore;
   cleanup(): Promise<void>;
+  /**
+   * An operator deleting a stream for good on the store (EventStoreDB's tombstone), or why the
+   * subject cannot: the deleted-streams test is then skipped and prints the reason.
+   */
+  streamDeletion: { tombstone(streamName: string): Promise<void> } | { unsupported: string };
 }
 
 /** The fallback poll interval of every contract subject: see ContractSubject. */
@@ -324,6 +330,40 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
 
         await store.appendToStream(name, [justUnder], { expectedRevision: 'no_stream' });
         expect((await store.readStream(name)).events[0]?.data).toBe(justUnder.data);
+      });
+    });
+
+    describe('deleted streams', () => {
+      it('answers StreamDeletedError to reads and appends of a stream deleted for good, and the feed goes on past it', async (context) => {
+        const deletion = subject.streamDeletion;
+        if ('unsupported' in deletion) {
+          console.log(`[contract] ${name}: deleted streams skipped: ${deletion.unsupported}`);
+          context.skip();
+          return;
+        }
+        const category = uniqueCategory();
+        const deleted = stream(category);
+        const written = await store.appendToStream(deleted, [event(0), event(1)]);
+        await deletion.tombstone(deleted);
+
+        for (const read of [
+          store.readStream(deleted),
+          store.readStream(deleted, { direction: 'backwards', maxCount: 1 }),
+          store.readStream(deleted, { fromRevision: 1n, maxCount: 1 }),
+        ]) {
+          const error = await rejection(read);
+          expect(error).toBeInstanceOf(StreamDeletedError);
+          expect((error as StreamDeletedError).streamName).toBe(deleted);
+        }
+        for (const expectedRevision of ['any', 'no_stream', 1n] as const) {
+          const error = await rejection(store.appendToStream(deleted, [event(2)], { expectedRevision }));
+          expect(error).toBeInstanceOf(StreamDeletedError);
+        }
+
+        // The deletion's own record is no event of the port's feed: the next one is the next append.
+        const later = await store.appendToStream(stream(category), [event(3)]);
+        const [next] = await collect(store, [category], 1, written.position);
+        expect(next?.position).toBe(later.position);
       });
     });
 

@@ -16,5 +16,6 @@ eventStoreContract('PostgreSQL', async () => {
       await store.close();
       await db.drop();
     },
+    streamDeletion: { unsupported: 'PostgreSQL streams are never deleted: the store has no delete' },
   };
 });

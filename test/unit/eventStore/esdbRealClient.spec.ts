@@ -31,6 +31,7 @@ eventStoreContract('EventStoreDB adapter over the real client and a protocol-lev
       await store.close();
       await server.stop();
     },
+    streamDeletion: { tombstone: async (streamName) => server.tombstone(streamName) },
   };
 });
 
