@@ -104,6 +104,9 @@ if ('skip' in found) {
           await operator.tombstoneStream(streamName);
         },
       },
+      anotherStore: {
+        unsupported: 'the contract is given one EventStoreDB server; another store needs a second',
+      },
     };
   });
 }

@@ -13,6 +13,7 @@ import {
   MAX_APPEND_BYTES,
   type RecordedEvent,
   StreamDeletedError,
+  sameStore,
   WrongExpectedVersionError,
 } from '../../src/eventStore/eventStore.js';
 import { EVENTUALLY_TIMEOUT_MS, eventually } from '../support/eventually.js';
@@ -30,6 +31,11 @@ export interface ContractSubject {
    * subject cannot: the deleted-streams test is then skipped and prints the reason.
    */
   streamDeletion: { tombstone(streamName: string): Promise<void> } | { unsupported: string };
+  /**
+   * A separate store of the same kind (a new server, another database), or why the subject cannot
+   * open one: the checkpoint-from-another-store test is then skipped and prints the reason.
+   */
+  anotherStore: { open(): Promise<{ store: EventStore; close(): Promise<void> }> } | { unsupported: string };
 }
 
 /** The fallback poll interval of every contract subject: see ContractSubject. */
@@ -374,9 +380,48 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         expect(first.instance).not.toBe('');
         expect(await store.identity()).toEqual(first);
       });
+
+      it('tells a checkpoint from another store of its kind apart by the identity it was recorded with', async (context) => {
+        const another = subject.anotherStore;
+        if ('unsupported' in another) {
+          console.log(`[contract] ${name}: checkpoint from another store skipped: ${another.unsupported}`);
+          context.skip();
+          return;
+        }
+        const category = uniqueCategory();
+        const here = await store.appendToStream(stream(category), [event(0)]);
+        const recordedWith = await store.identity();
+        const other = await another.open();
+        try {
+          // The other store's feed has a position that looks just like this one's.
+          const there = await other.store.appendToStream(stream(category), [event(1)]);
+          expect(typeof there.position).toBe(typeof here.position);
+          const connected = await other.store.identity();
+          expect(connected.kind).toBe(recordedWith.kind);
+          expect(sameStore(recordedWith, connected)).toBe(false);
+          expect(sameStore(recordedWith, await store.identity())).toBe(true);
+        } finally {
+          await other.close();
+        }
+      });
     });
 
     describe('global feed', () => {
+      it('resumes mid-append: after an event inside a multi-event append, the rest of that append and what follows, once each', async () => {
+        const category = uniqueCategory();
+        const s = stream(category);
+        await store.appendToStream(s, [event(0), event(1), event(2), event(3), event(4)]);
+        await store.appendToStream(stream(category), [event(5)]);
+        const all = await collect(store, [category], 6);
+        expect(all.map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3, 4, 5]);
+
+        // A subscriber whose last committed batch ended on the second event of the append.
+        const resumed = await collect(store, [category], 4, all[1]!.position);
+        expect(resumed.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+        const page = await store.readFeed({ after: all[3]!.position, categories: [category], limit: 10 });
+        expect(page.map((e) => e.id)).toEqual(all.slice(4).map((e) => e.id));
+      });
+
       it('delivers every event of a category in per-stream revision order with increasing positions', async () => {
         const category = uniqueCategory();
         const streams = [stream(category), stream(category), stream(category)];

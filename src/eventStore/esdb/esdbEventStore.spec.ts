@@ -67,6 +67,14 @@ eventStoreContract('EventStoreDB adapter over an in-memory fake client', async (
     streamDeletion: {
       unsupported: 'the in-memory client fake models no deletion (the protocol-level fake does)',
     },
+    anotherStore: {
+      async open() {
+        const other = esdbEventStoreOver(new FakeEsdb().client, {
+          pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
+        });
+        return { store: other, close: () => other.close() };
+      },
+    },
   };
 });
 

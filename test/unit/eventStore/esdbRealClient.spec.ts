@@ -32,6 +32,23 @@ eventStoreContract('EventStoreDB adapter over the real client and a protocol-lev
       await server.stop();
     },
     streamDeletion: { tombstone: async (streamName) => server.tombstone(streamName) },
+    anotherStore: {
+      // A new server: what a recreated or wiped one looks like to the service.
+      async open() {
+        const otherServer = await EsdbProtocolFake.start();
+        const other = createEsdbEventStore({
+          connectionString: otherServer.connectionString,
+          pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
+        });
+        return {
+          store: other,
+          async close() {
+            await other.close();
+            await otherServer.stop();
+          },
+        };
+      },
+    },
   };
 });
 
