@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventStore } from '../src/eventStore/eventStore.js';
+import type { Checkpoint, EventStore } from '../src/eventStore/eventStore.js';
 import type { Logger } from '../src/shared/logger.js';
 import { sleep } from '../src/shared/sleep.js';
 import { advanceCheckpoint, ensureCheckpoint, loadCheckpoint } from '../src/subscriptions/checkpointStore.js';
@@ -10,7 +10,12 @@ import {
   type RunnerState,
   type SubscriptionRunnerOptions,
 } from '../src/subscriptions/subscriptionRunner.js';
-import { type ProjectionDefinition, projectionSubscriptionId, versionTables } from './projection.js';
+import {
+  type ProjectionDefinition,
+  projectionSubscriptionId,
+  type VersionTables,
+  versionTables,
+} from './projection.js';
 import { installProjections, loadRegistryEntry, pointViews } from './registryStore.js';
 import { discardVersion, dropRetiredVersion } from './versionCleanup.js';
 import { projectionHandler } from './versionGuard.js';
@@ -203,12 +208,15 @@ async function blockedError(
 
 /**
  * The swap transaction. Locking the registry row for update waits for the old version's batch in
- * flight (each batch holds a share lock on it) and gives this transaction an xid, which holds back
- * every later append from the feed: the tail read here is finite, and whatever commits meanwhile is
- * left to the new version's runner.
+ * flight (each batch holds a share lock on it). The tail handled here ends at the feed's head as read
+ * once the lock is held: what lands after it is left to the new version's runner, which goes on from
+ * the checkpoint stored here, so every event is handled once. Reading "until empty" would end only on
+ * PostgreSQL, where this transaction's xid holds later appends back; on EventStoreDB appends keep
+ * landing, and under steady writes the swap (and the row lock stalling the serving version) would
+ * never end.
  */
 async function swap(options: RebuildOptions, version: number): Promise<number> {
-  const { pool, store, definition } = options;
+  const { pool, definition } = options;
   const subscriptionId = projectionSubscriptionId(definition.name, version);
   const tables = versionTables(definition, version);
   const batchSize = options.runner?.batchSize ?? 200;
@@ -220,23 +228,9 @@ async function swap(options: RebuildOptions, version: number): Promise<number> {
       throw new RebuildError(`${definition.name} v${version} is no longer being built`);
     }
     const expected = (await ensureCheckpoint(client, subscriptionId)).checkpoint;
-    let checkpoint = expected;
-    let tailEvents = 0;
-    // Pages until empty rather than a subscription: this transaction's xid holds later appends back,
-    // so a subscription's look for held-back events would keep it from ever marking caught up.
-    for (;;) {
-      const events = await store.readFeed({
-        after: checkpoint,
-        categories: definition.categories,
-        limit: batchSize,
-      });
-      if (events.length === 0) break;
-      await definition.handle(events, client, tables);
-      tailEvents += events.length;
-      checkpoint = events.at(-1)!.position;
-    }
-    if (checkpoint !== null && checkpoint !== expected) {
-      if (!(await advanceCheckpoint(client, subscriptionId, expected, checkpoint))) {
+    const tail = await handleTailUpToHead(options, client, expected, batchSize, tables);
+    if (tail.checkpoint !== expected) {
+      if (!(await advanceCheckpoint(client, subscriptionId, expected, tail.checkpoint!))) {
         throw new RebuildError(`${subscriptionId} moved during the swap; run the rebuild again`);
       }
     }
@@ -250,12 +244,55 @@ async function swap(options: RebuildOptions, version: number): Promise<number> {
       [definition.name],
     );
     await client.query('COMMIT');
-    return tailEvents;
+    return tail.events;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
     client.release();
+  }
+}
+
+interface SwapTail {
+  /** Events handled in the swap transaction. */
+  events: number;
+  /** What the new version's checkpoint becomes: the head read at the start (or `expected`). */
+  checkpoint: Checkpoint | null;
+}
+
+/**
+ * Pages through the feed after `expected` and handles the new version's events up to the head read
+ * first. Events after the head are not handled, even when a page brings them: the new version's
+ * runner delivers them after the swap, from the returned checkpoint. The head, not the last event
+ * handled, becomes the checkpoint: every event of the projection's categories up to it is handled
+ * (the runner stores scan positions the same way), so the runner does not look through that stretch
+ * again.
+ */
+async function handleTailUpToHead(
+  options: RebuildOptions,
+  client: pg.PoolClient,
+  expected: Checkpoint | null,
+  batchSize: number,
+  tables: VersionTables,
+): Promise<SwapTail> {
+  const { store, definition } = options;
+  const head = await store.headCheckpoint();
+  const atOrBeforeHead = (position: Checkpoint) =>
+    head !== null && store.compareCheckpoints(position, head) <= 0;
+  if (head === null || (expected !== null && !atOrBeforeHead(expected))) {
+    return { events: 0, checkpoint: expected };
+  }
+  let cursor = expected;
+  let events = 0;
+  for (;;) {
+    const page = await store.readFeed({ after: cursor, categories: definition.categories, limit: batchSize });
+    const tail = page.filter((event) => atOrBeforeHead(event.position));
+    if (tail.length > 0) {
+      await definition.handle(tail, client, tables);
+      events += tail.length;
+      cursor = tail.at(-1)!.position;
+    }
+    if (tail.length < batchSize) return { events, checkpoint: head };
   }
 }
 

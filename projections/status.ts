@@ -34,7 +34,7 @@ export interface ProjectionStatus {
 
 export async function projectionStatuses(
   pool: pg.Pool,
-  store: Pick<EventStore, 'readFeed'>,
+  store: Pick<EventStore, 'countFeedEvents'>,
   definitions: readonly ProjectionDefinition[],
 ): Promise<ProjectionStatus[]> {
   const entries = await listRegistryEntries(pool);

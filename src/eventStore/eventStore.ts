@@ -100,6 +100,24 @@ export interface ReadFeedOptions {
   limit: number;
 }
 
+export interface CountFeedEventsOptions {
+  /** Exclusive start, as for `readFeed`. */
+  after: Checkpoint | null;
+  categories?: string[];
+  /** Stop counting past this many events. */
+  maxEvents: number;
+}
+
+export interface FeedCount {
+  /** Events of the categories after `after` counted: all of them unless `capped`. */
+  events: number;
+  /**
+   * True when counting stopped before the end of the feed, at `maxEvents` or at the store's own
+   * bound on what one count may read: there are at least `events`, maybe more.
+   */
+  capped: boolean;
+}
+
 export interface WaitForEventsOptions {
   signal: AbortSignal;
   timeoutMs: number;
@@ -161,6 +179,13 @@ export interface EventStore {
    * until the signal aborts. The one way to follow the feed (the subscription runner runs on it).
    */
   subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionItem>;
+  /**
+   * Counts the events of the categories after `after` (a subscription's lag), at a bounded cost:
+   * PostgreSQL reads at most `maxEvents` rows through its category index; EventStoreDB filters
+   * `$all` in the client, so it also stops after `MAX_RECORDS_PER_COUNT` records examined, and
+   * reports the count as capped.
+   */
+  countFeedEvents(options: CountFeedEventsOptions): Promise<FeedCount>;
   /**
    * Resolves when new events may be on the feed (a wake-up from the store), or after `timeoutMs`,
    * or when the signal aborts. A hint, never a guarantee: callers re-read the feed either way.
@@ -228,6 +253,21 @@ export function appendSize(events: readonly NewEvent[]): number {
     bytes += Buffer.byteLength(JSON.stringify(event.metadata ?? {}));
   }
   return bytes;
+}
+
+/**
+ * The stream was deleted for good on the store (an EventStoreDB operator's hard delete, a
+ * "tombstone"): it cannot be read or appended to again, under that name, by anyone. Nothing was
+ * written. PostgreSQL never deletes a stream, so only the EventStoreDB adapter raises it.
+ */
+export class StreamDeletedError extends Error {
+  override readonly name = 'StreamDeletedError';
+  constructor(
+    readonly streamName: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Stream ${streamName} was deleted on the event store and cannot be read or written`, options);
+  }
 }
 
 /** Larger than the store takes in one append (MAX_APPEND_BYTES, or the server's own lower limit). Nothing was written. */

@@ -30,6 +30,7 @@ export function instrumentEventStore(store: EventStore, metrics: ServiceMetrics)
       timed('appendToStreams', () => store.appendToStreams(appends)),
     readStream: (streamName, options) => store.readStream(streamName, options),
     readFeed: (options) => store.readFeed(options),
+    countFeedEvents: (options) => store.countFeedEvents(options),
     subscribe: (options) => store.subscribe(options),
     waitForEvents: (options) => store.waitForEvents(options),
     headCheckpoint: () => store.headCheckpoint(),

@@ -4,6 +4,7 @@ import {
   AppendOutcomeUnknownError,
   AppendTooLargeError,
   EventStoreUnavailableError,
+  StreamDeletedError,
   WrongExpectedVersionError,
 } from '../eventStore/eventStore.js';
 import { BODY_LIMIT_BYTES, toApiError } from './errorHandling.js';
@@ -114,6 +115,12 @@ describe('toApiError', () => {
     const mapped = toApiError(new AppendTooLargeError('case-ABC123456', 2_000_000, 1_048_576));
     expect(mapped).toMatchObject({ status: 422, code: 'unprocessable_entity' });
     expect(mapped.message).toContain('1048576 bytes');
+  });
+
+  it('reports a stream an operator deleted on the event store as 409, never 500', () => {
+    const mapped = toApiError(new StreamDeletedError('case-ABC123456'));
+    expect(mapped).toMatchObject({ status: 409, code: 'conflict' });
+    expect(mapped.message).toContain('deleted from the event store');
   });
 
   it('reports an event store that cannot answer, or an append with an unknown outcome, as 503 with Retry-After', () => {

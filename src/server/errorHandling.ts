@@ -5,6 +5,7 @@ import {
   AppendOutcomeUnknownError,
   AppendTooLargeError,
   EventStoreUnavailableError,
+  StreamDeletedError,
   WrongExpectedVersionError,
 } from '../eventStore/eventStore.js';
 import type { Logger } from '../shared/logger.js';
@@ -83,6 +84,12 @@ export function toApiError(error: unknown): ApiError {
     // The request's own size, not the service's state: sending it again cannot succeed.
     return ApiError.unprocessableEntity(
       `The change is too large to store: the event store takes at most ${error.limitBytes} bytes per change. Send less (shorter texts, fewer items); nothing was changed.`,
+    );
+  }
+  if (error instanceof StreamDeletedError) {
+    // An operator deleted the object's stream on the event store for good: no retry can change it.
+    return ApiError.conflict(
+      'This object was deleted from the event store by an operator and can no longer be read or changed; nothing was changed.',
     );
   }
   if (error instanceof EventStoreUnavailableError || error instanceof AppendOutcomeUnknownError) {

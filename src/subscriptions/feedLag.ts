@@ -1,34 +1,19 @@
-import type { Checkpoint, EventStore } from '../eventStore/eventStore.js';
+import type { Checkpoint, EventStore, FeedCount } from '../eventStore/eventStore.js';
 
-export interface FeedLag {
-  /** Events of the subscription's categories on the feed after its checkpoint. */
-  events: number;
-  /** True when there are more than `events` (counting stopped at the cap). */
-  capped: boolean;
-}
-
-const PAGE = 1_000;
+/** Events of a subscription's categories after its checkpoint; `capped`: at least that many. */
+export type FeedLag = FeedCount;
 
 /**
- * Counts by paging the feed, since the port has no count; the cap bounds what a status call or a
- * progress line costs on a long feed.
+ * The lag of a subscription, for status calls and progress lines: the store counts it at a bounded
+ * cost (see `EventStore.countFeedEvents`), so it stops at `cap` events.
  */
-export async function countEventsAfter(
-  store: Pick<EventStore, 'readFeed'>,
+export function countEventsAfter(
+  store: Pick<EventStore, 'countFeedEvents'>,
   after: Checkpoint | null,
   categories: string[] | undefined,
   cap = 10_000,
 ): Promise<FeedLag> {
-  let counted = 0;
-  let cursor = after;
-  while (counted <= cap) {
-    const limit = Math.min(PAGE, cap + 1 - counted);
-    const page = await store.readFeed({ after: cursor, categories, limit });
-    counted += page.length;
-    if (page.length < limit) return { events: counted, capped: false };
-    cursor = page.at(-1)!.position;
-  }
-  return { events: cap, capped: true };
+  return store.countFeedEvents({ after, categories, maxEvents: cap });
 }
 
 export function formatLag(lag: FeedLag): string {

@@ -1,4 +1,6 @@
+import { EventStoreDBClient } from '@eventstore/db-client';
 import { describe } from 'vitest';
+import { toClientConnectionString } from '../../src/eventStore/esdb/connectionString.js';
 import { createEsdbEventStore } from '../../src/eventStore/esdb/esdbEventStore.js';
 import { ESDB_IMAGE, ESDB_TEST_ENVIRONMENT } from '../support/esdbServerImage.js';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from './eventStore.contract.js';
@@ -88,11 +90,22 @@ if ('skip' in found) {
       connectionString: server.connectionString,
       pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
     });
+    // The operator's own client: the adapter never deletes a stream.
+    const operator = EventStoreDBClient.connectionString(toClientConnectionString(server.connectionString));
     return {
       store,
       async cleanup() {
+        await operator.dispose();
         await store.close();
         await server.stop();
+      },
+      streamDeletion: {
+        async tombstone(streamName) {
+          await operator.tombstoneStream(streamName);
+        },
+      },
+      anotherStore: {
+        unsupported: 'the contract is given one EventStoreDB server; another store needs a second',
       },
     };
   });

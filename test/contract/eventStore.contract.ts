@@ -12,6 +12,8 @@ import {
   isCaughtUp,
   MAX_APPEND_BYTES,
   type RecordedEvent,
+  StreamDeletedError,
+  sameStore,
   WrongExpectedVersionError,
 } from '../../src/eventStore/eventStore.js';
 import { EVENTUALLY_TIMEOUT_MS, eventually } from '../support/eventually.js';
@@ -24,6 +26,16 @@ import { EVENTUALLY_TIMEOUT_MS, eventually } from '../support/eventually.js';
 export interface ContractSubject {
   store: EventStore;
   cleanup(): Promise<void>;
+  /**
+   * An operator deleting a stream for good on the store (EventStoreDB's tombstone), or why the
+   * subject cannot: the deleted-streams test is then skipped and prints the reason.
+   */
+  streamDeletion: { tombstone(streamName: string): Promise<void> } | { unsupported: string };
+  /**
+   * A separate store of the same kind (a new server, another database), or why the subject cannot
+   * open one: the checkpoint-from-another-store test is then skipped and prints the reason.
+   */
+  anotherStore: { open(): Promise<{ store: EventStore; close(): Promise<void> }> } | { unsupported: string };
 }
 
 /** The fallback poll interval of every contract subject: see ContractSubject. */
@@ -327,6 +339,40 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
       });
     });
 
+    describe('deleted streams', () => {
+      it('answers StreamDeletedError to reads and appends of a stream deleted for good, and the feed goes on past it', async (context) => {
+        const deletion = subject.streamDeletion;
+        if ('unsupported' in deletion) {
+          console.log(`[contract] ${name}: deleted streams skipped: ${deletion.unsupported}`);
+          context.skip();
+          return;
+        }
+        const category = uniqueCategory();
+        const deleted = stream(category);
+        const written = await store.appendToStream(deleted, [event(0), event(1)]);
+        await deletion.tombstone(deleted);
+
+        for (const read of [
+          store.readStream(deleted),
+          store.readStream(deleted, { direction: 'backwards', maxCount: 1 }),
+          store.readStream(deleted, { fromRevision: 1n, maxCount: 1 }),
+        ]) {
+          const error = await rejection(read);
+          expect(error).toBeInstanceOf(StreamDeletedError);
+          expect((error as StreamDeletedError).streamName).toBe(deleted);
+        }
+        for (const expectedRevision of ['any', 'no_stream', 1n] as const) {
+          const error = await rejection(store.appendToStream(deleted, [event(2)], { expectedRevision }));
+          expect(error).toBeInstanceOf(StreamDeletedError);
+        }
+
+        // The deletion's own record is no event of the port's feed: the next one is the next append.
+        const later = await store.appendToStream(stream(category), [event(3)]);
+        const [next] = await collect(store, [category], 1, written.position);
+        expect(next?.position).toBe(later.position);
+      });
+    });
+
     describe('store identity', () => {
       it('names its kind and the same instance on every call', async () => {
         const first = await store.identity();
@@ -334,9 +380,48 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         expect(first.instance).not.toBe('');
         expect(await store.identity()).toEqual(first);
       });
+
+      it('tells a checkpoint from another store of its kind apart by the identity it was recorded with', async (context) => {
+        const another = subject.anotherStore;
+        if ('unsupported' in another) {
+          console.log(`[contract] ${name}: checkpoint from another store skipped: ${another.unsupported}`);
+          context.skip();
+          return;
+        }
+        const category = uniqueCategory();
+        const here = await store.appendToStream(stream(category), [event(0)]);
+        const recordedWith = await store.identity();
+        const other = await another.open();
+        try {
+          // The other store's feed has a position that looks just like this one's.
+          const there = await other.store.appendToStream(stream(category), [event(1)]);
+          expect(typeof there.position).toBe(typeof here.position);
+          const connected = await other.store.identity();
+          expect(connected.kind).toBe(recordedWith.kind);
+          expect(sameStore(recordedWith, connected)).toBe(false);
+          expect(sameStore(recordedWith, await store.identity())).toBe(true);
+        } finally {
+          await other.close();
+        }
+      });
     });
 
     describe('global feed', () => {
+      it('resumes mid-append: after an event inside a multi-event append, the rest of that append and what follows, once each', async () => {
+        const category = uniqueCategory();
+        const s = stream(category);
+        await store.appendToStream(s, [event(0), event(1), event(2), event(3), event(4)]);
+        await store.appendToStream(stream(category), [event(5)]);
+        const all = await collect(store, [category], 6);
+        expect(all.map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3, 4, 5]);
+
+        // A subscriber whose last committed batch ended on the second event of the append.
+        const resumed = await collect(store, [category], 4, all[1]!.position);
+        expect(resumed.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+        const page = await store.readFeed({ after: all[3]!.position, categories: [category], limit: 10 });
+        expect(page.map((e) => e.id)).toEqual(all.slice(4).map((e) => e.id));
+      });
+
       it('delivers every event of a category in per-stream revision order with increasing positions', async () => {
         const category = uniqueCategory();
         const streams = [stream(category), stream(category), stream(category)];
@@ -472,6 +557,23 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
           expect(revisions).toEqual(revisions.map((_, i) => BigInt(i)));
         }
         expect(byStream.get(`${category}-shared`)).toHaveLength((writers / 2) * appendsPerWriter);
+      });
+
+      it("counts a category's events after a checkpoint, and says when it stopped at the maximum", async () => {
+        const category = uniqueCategory();
+        const streamName = stream(category);
+        const first = await store.appendToStream(streamName, [event(0)]);
+        await store.appendToStream(stream(uniqueCategory()), [event(1)]);
+        const last = await store.appendToStream(streamName, [event(2), event(3), event(4)]);
+        await collect(store, [category], 4);
+
+        const count = (after: Checkpoint | null, maxEvents = 100) =>
+          store.countFeedEvents({ after, categories: [category], maxEvents });
+        expect(await count(null)).toEqual({ events: 4, capped: false });
+        expect(await count(first.position)).toEqual({ events: 3, capped: false });
+        expect(await count(last.position)).toEqual({ events: 0, capped: false });
+        expect(await count(null, 4)).toEqual({ events: 4, capped: false });
+        expect(await count(null, 2)).toEqual({ events: 2, capped: true });
       });
 
       it('reports the last appended position as the head once the feed is quiet', async () => {

@@ -16,5 +16,24 @@ eventStoreContract('PostgreSQL', async () => {
       await store.close();
       await db.drop();
     },
+    streamDeletion: { unsupported: 'PostgreSQL streams are never deleted: the store has no delete' },
+    anotherStore: {
+      async open() {
+        // Another database on the same server: another store.
+        const otherDb = await createTestDatabase();
+        const other = createPostgresEventStore({
+          pool: otherDb.pool,
+          connectionString: otherDb.url,
+          pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
+        });
+        return {
+          store: other,
+          async close() {
+            await other.close();
+            await otherDb.drop();
+          },
+        };
+      },
+    },
   };
 });

@@ -62,12 +62,14 @@ export type Fault = 'notLeader' | 'notReady' | 'answerLost' | 'slow';
 
 const TICKS_AT_UNIX_EPOCH = 621_355_968_000_000_000n;
 const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
+/** The revision of a tombstone record: the largest signed 64-bit number. */
+const TOMBSTONE_REVISION = 9_223_372_036_854_775_807n;
 
 /**
  * EventStoreDB at the protocol level: a gRPC server on loopback that answers the real
  * `@eventstore/db-client` (6.2.1) for the subset the adapter uses: server features, `Streams.Append`,
  * stream and `$all` reads, live `$all` subscriptions from the end with a stream-prefix or event-type
- * filter. It models what the in-memory client fake (fakeEsdb.ts) cannot: the client's own paths and
+ * filter, and streams an operator deleted for good (`tombstone()`). It models what the in-memory client fake (fakeEsdb.ts) cannot: the client's own paths and
  * error handling. Like the server it keeps retries of `any`/`stream_exists` appends deduplicated only
  * while their ids are in a recent-id cache (`forgetRecentIds()`), refuses appends over its maximum
  * append size, and answers the faults queued with `failNext`. It advertises `BatchAppend` and fails
@@ -78,6 +80,8 @@ export class EsdbProtocolFake {
   private readonly log: StoredRecord[] = [];
   private readonly streams = new Map<string, StoredRecord[]>();
   private readonly recentEventIds = new Set<string>();
+  /** Streams deleted for good (`tombstone()`): reads and appends answer "stream deleted". */
+  private readonly tombstoned = new Set<string>();
   private readonly liveSubscriptions = new Set<(record: StoredRecord) => void>();
   private readonly faults: { append: Fault[]; read: Fault[] } = { append: [], read: [] };
   private nextPosition = 1_000n;
@@ -86,6 +90,8 @@ export class EsdbProtocolFake {
   slowReplyMs = 500;
   /** Calls answered, by method: what the client actually sent. */
   readonly calls = { append: 0, batchAppend: 0, read: 0, serverFeatures: 0 };
+  /** `$all` reads (not subscriptions) answered, and the records they sent: what feed scans cost. */
+  readonly allReads = { calls: 0, records: 0 };
 
   static async start(): Promise<EsdbProtocolFake> {
     const fake = new EsdbProtocolFake();
@@ -105,6 +111,29 @@ export class EsdbProtocolFake {
   /** A restart or leader change as appends see it: the recent-id cache is empty. */
   forgetRecentIds(): void {
     this.recentEventIds.clear();
+  }
+
+  /**
+   * An operator's hard delete, as the server does it: a `$streamDeleted` record at the highest
+   * revision ends the stream and goes on `$all` (the stream's events stay there until a scavenge);
+   * from then on reads and appends of the stream answer "stream deleted".
+   */
+  tombstone(streamName: string): void {
+    const record: StoredRecord = {
+      streamName,
+      id: randomUUID(),
+      type: '$streamDeleted',
+      contentType: 'application/octet-stream',
+      data: new Uint8Array(),
+      customMetadata: new Uint8Array(),
+      revision: TOMBSTONE_REVISION,
+      position: this.nextPosition,
+      created: TICKS_AT_UNIX_EPOCH + BigInt(Date.now()) * 10_000n,
+    };
+    this.nextPosition += 137n;
+    this.log.push(record);
+    this.tombstoned.add(streamName);
+    for (const deliver of this.liveSubscriptions) deliver(record);
   }
 
   async stop(): Promise<void> {
@@ -189,6 +218,8 @@ export class EsdbProtocolFake {
       const fault = this.faults.append.shift();
       if (fault === 'notLeader' || fault === 'notReady') return callback(this.faultError(fault));
       if (!options) return callback(serviceError(status.INVALID_ARGUMENT, 'No append options'));
+      const target = streamNameOf(options.getStreamIdentifier()!);
+      if (this.tombstoned.has(target)) return callback(streamDeleted(target));
       const size = proposed.reduce((sum, message) => sum + message.serializeBinary().length, 0);
       if (size > this.maxAppendSize) {
         return callback(
@@ -209,7 +240,7 @@ export class EsdbProtocolFake {
   }
 
   private applyAppend(options: AppendOptions, proposed: ProposedMessage[]): AppendResp {
-    const streamName = Buffer.from(options.getStreamIdentifier()!.getStreamName_asU8()).toString('utf8');
+    const streamName = streamNameOf(options.getStreamIdentifier()!);
     const stream = this.streams.get(streamName) ?? [];
     const current = BigInt(stream.length) - 1n;
     const ids = proposed.map((message) => message.getId()!.getString());
@@ -298,7 +329,11 @@ export class EsdbProtocolFake {
     let selected: StoredRecord[];
     if (options.hasStream()) {
       const streamOptions = options.getStream()!;
-      const name = Buffer.from(streamOptions.getStreamIdentifier()!.getStreamName_asU8()).toString('utf8');
+      const name = streamNameOf(streamOptions.getStreamIdentifier()!);
+      if (this.tombstoned.has(name)) {
+        call.emit('error', streamDeleted(name));
+        return;
+      }
       const stream = this.streams.get(name);
       if (!stream) {
         const notFound = new streamsPb.ReadResp.StreamNotFound();
@@ -320,6 +355,8 @@ export class EsdbProtocolFake {
       selected = backwards
         ? this.log.filter((record) => from === null || record.position < from).reverse()
         : this.log.filter((record) => from === null || record.position >= from);
+      this.allReads.calls += 1;
+      this.allReads.records += Math.min(count, selected.length);
     }
     for (const record of selected.slice(0, count)) call.write(eventResponse(record));
     call.end();
@@ -384,6 +421,18 @@ function eventResponse(record: StoredRecord): ReadResp {
   const response = new streamsPb.ReadResp();
   response.setEvent(event);
   return response;
+}
+
+function streamNameOf(identifier: InstanceType<SharedPb['StreamIdentifier']>): string {
+  return Buffer.from(identifier.getStreamName_asU8()).toString('utf8');
+}
+
+/** The server's answer for a tombstoned stream, which the client raises as StreamDeletedError. */
+function streamDeleted(streamName: string): ServiceError {
+  return serviceError(status.FAILED_PRECONDITION, `Event stream '${streamName}' is deleted.`, {
+    exception: 'stream-deleted',
+    'stream-name': streamName,
+  });
 }
 
 function serviceError(code: status, details: string, metadata: Record<string, string> = {}): ServiceError {

@@ -1,8 +1,8 @@
 import {
   AccessDeniedError,
   convertToCommandError,
+  StreamDeletedError as EsdbStreamDeletedError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
-  StreamDeletedError,
 } from '@eventstore/db-client';
 import { Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   AppendTooLargeError,
   EventStoreUnavailableError,
   IdempotencyMismatchError,
+  StreamDeletedError,
   WrongExpectedVersionError,
 } from '../eventStore.js';
 import { mapAppendError, mapReadError } from './clientErrors.js';
@@ -101,9 +102,19 @@ describe('EventStoreDB client errors as the port sees them', () => {
     }
   });
 
+  it("maps a deleted stream to the port's StreamDeletedError, for appends and reads", () => {
+    const deleted = clientError(status.FAILED_PRECONDITION, "Event stream 'case-1' is deleted.", {
+      exception: 'stream-deleted',
+      'stream-name': 'case-1',
+    });
+    expect(deleted).toBeInstanceOf(EsdbStreamDeletedError);
+    for (const mapped of [mapAppendError(deleted, 'case-1', 'any'), mapReadError(deleted)]) {
+      expect(mapped).toBeInstanceOf(StreamDeletedError);
+      expect(mapped).toMatchObject({ streamName: 'case-1', cause: deleted });
+    }
+  });
+
   it('passes other errors through unchanged', () => {
-    const deleted = StreamDeletedError.fromStreamName('case-1');
-    expect(mapAppendError(deleted, 'case-1', 'any')).toBe(deleted);
     const denied = clientError(status.PERMISSION_DENIED, 'Access denied', { exception: 'access-denied' });
     expect(denied).toBeInstanceOf(AccessDeniedError);
     expect(mapAppendError(denied, 'case-1', 0n)).toBe(denied);

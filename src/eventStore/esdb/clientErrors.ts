@@ -7,6 +7,7 @@
 import {
   CancelledError,
   DeadlineExceededError,
+  StreamDeletedError as EsdbStreamDeletedError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   MaxAppendSizeExceededError,
   NotLeaderError,
@@ -20,6 +21,7 @@ import {
   EventStoreUnavailableError,
   type ExpectedRevision,
   IdempotencyMismatchError,
+  StreamDeletedError,
   WrongExpectedVersionError,
 } from '../eventStore.js';
 import { fromCurrentRevision } from './mapping.js';
@@ -65,8 +67,8 @@ function unanswered(error: unknown): boolean {
 }
 
 /**
- * Maps an append failure to the port's errors; anything unrecognised (access denied, a deleted
- * stream, a bug) passes through unchanged. With `any` or `stream_exists` the server only reports a
+ * Maps an append failure to the port's errors; anything unrecognised (access denied, a bug) passes
+ * through unchanged. With `any` or `stream_exists` the server only reports a
  * conflict on an existing stream when the append repeats some, but not all, of an earlier append's
  * ids ("corrupted idempotency").
  */
@@ -78,6 +80,7 @@ export function mapAppendError(error: unknown, streamName: string, expected: Exp
     }
     return new WrongExpectedVersionError(streamName, expected, actual);
   }
+  if (error instanceof EsdbStreamDeletedError) return new StreamDeletedError(streamName, { cause: error });
   if (error instanceof MaxAppendSizeExceededError) {
     return new AppendTooLargeError(streamName, null, error.maxAppendSize);
   }
@@ -89,6 +92,9 @@ export function mapAppendError(error: unknown, streamName: string, expected: Exp
 
 /** Maps a read failure: whatever kept the server from answering makes it unavailable for now. */
 export function mapReadError(error: unknown): unknown {
+  if (error instanceof EsdbStreamDeletedError) {
+    return new StreamDeletedError(error.streamName, { cause: error });
+  }
   const refused = refusalBeforeAnything(error);
   if (refused) return refused;
   if (unanswered(error)) {

@@ -61,7 +61,21 @@ function expectedRevisions(
 // Live delivery must come from the doorbell: the fallback poll never runs within a test.
 eventStoreContract('EventStoreDB adapter over an in-memory fake client', async () => {
   const store = esdbEventStoreOver(new FakeEsdb().client, { pollIntervalMs: CONTRACT_POLL_INTERVAL_MS });
-  return { store, cleanup: () => store.close() };
+  return {
+    store,
+    cleanup: () => store.close(),
+    streamDeletion: {
+      unsupported: 'the in-memory client fake models no deletion (the protocol-level fake does)',
+    },
+    anotherStore: {
+      async open() {
+        const other = esdbEventStoreOver(new FakeEsdb().client, {
+          pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
+        });
+        return { store: other, close: () => other.close() };
+      },
+    },
+  };
 });
 
 describe('EventStoreDB adapter details', () => {

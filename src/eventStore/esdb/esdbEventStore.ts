@@ -30,7 +30,7 @@ import { appendCredentialsFor } from './appendCredentials.js';
 import { mapAppendError, mapReadError } from './clientErrors.js';
 import { toClientConnectionString } from './connectionString.js';
 import { type Doorbell, ringOnNextEvent } from './doorbell.js';
-import { headPosition, type ScanOptions, scanFeed } from './feed.js';
+import { countFeed, headPosition, type ScanOptions, scanFeed } from './feed.js';
 import {
   compareCheckpoints,
   decodePosition,
@@ -252,6 +252,12 @@ export function esdbEventStoreOver(
     async readFeed({ after, categories, limit }: ReadFeedOptions): Promise<RecordedEvent[]> {
       const page = await scan({ after: after ? decodePosition(after) : null, categories, limit });
       return page.events;
+    },
+
+    countFeedEvents({ after, categories, maxEvents }) {
+      return retrying(() =>
+        countFeed(client, { after: after ? decodePosition(after) : null, categories, maxEvents }),
+      );
     },
 
     subscribe(subscribeOptions) {

@@ -8,7 +8,7 @@ import {
   type ReadPosition,
   START,
 } from '@eventstore/db-client';
-import type { RecordedEvent } from '../eventStore.js';
+import type { FeedCount, RecordedEvent } from '../eventStore.js';
 import { mapReadError } from './clientErrors.js';
 import { comparePositions, isOnFeed, toRecordedEvent } from './mapping.js';
 
@@ -56,6 +56,46 @@ export async function scanFeed(client: EventStoreDBClient, options: ScanOptions)
     if (page.length < PAGE_SIZE) return { events, cursor, reachedEnd: true };
   }
   return { events, cursor, reachedEnd: false };
+}
+
+/**
+ * What one lag count may read of `$all`: 20 reads of 500 records. The filter runs in the client, so
+ * without it a count of rare categories behind a long stretch of others reads all of that stretch,
+ * on every status call.
+ */
+export const MAX_RECORDS_PER_COUNT = 10_000;
+
+export interface CountOptions {
+  /** Exclusive start; null = the beginning of `$all`. */
+  after: Position | null;
+  categories?: readonly string[] | undefined;
+  maxEvents: number;
+  maxRecords?: number;
+}
+
+/**
+ * Counts feed events after `after` without building them, stopping past `maxEvents` events or after
+ * `maxRecords` `$all` records examined, matching or not; either stop reports the count as capped.
+ */
+export async function countFeed(client: EventStoreDBClient, options: CountOptions): Promise<FeedCount> {
+  const { categories, maxEvents, maxRecords = MAX_RECORDS_PER_COUNT } = options;
+  if (categories?.length === 0) return { events: 0, capped: false };
+  let cursor = options.after;
+  let events = 0;
+  let examined = 0;
+  while (examined < maxRecords) {
+    const page = await readAllPage(client, cursor ?? START, FORWARDS, PAGE_SIZE);
+    for (const { event: record } of page) {
+      if (!record || (cursor && comparePositions(record.position, cursor) <= 0)) continue;
+      cursor = record.position;
+      examined += 1;
+      if (isOnFeed(record.streamId, record.type, categories)) events += 1;
+      if (events > maxEvents) return { events: maxEvents, capped: true };
+      if (examined === maxRecords) break;
+    }
+    if (page.length < PAGE_SIZE && examined < maxRecords) return { events, capped: false };
+  }
+  return { events, capped: true };
 }
 
 /** Position of the newest feed event, walking `$all` backwards past system and foreign events. */

@@ -18,6 +18,7 @@ import {
   type WaitForEventsOptions,
   WrongExpectedVersionError,
 } from '../eventStore.js';
+import { countFeedByPages } from '../feedCount.js';
 import { HELD_BACK_RECHECK_MS, type ReadFeedPage, subscribeFromFeed } from '../subscribeFromFeed.js';
 import { FeedNotifier } from './feedNotifier.js';
 import { comparePositions, decodePosition, encodePosition, FEED_START } from './position.js';
@@ -278,6 +279,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         categories ? [...startParameters(after), limit, categories] : [...startParameters(after), limit],
       );
       return rows.map(toRecordedEvent);
+    },
+
+    countFeedEvents(options) {
+      return countFeedByPages(store.readFeed, options);
     },
 
     subscribe(subscribeOptions) {

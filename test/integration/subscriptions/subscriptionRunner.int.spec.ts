@@ -523,6 +523,49 @@ describe('subscription runner', () => {
     });
   });
 
+  it('stops, for an operator, on a recreated EventStoreDB (the real client, over the protocol-level fake), and goes on once back on its own server', async () => {
+    const original = await EsdbProtocolFake.start();
+    const recreated = await EsdbProtocolFake.start();
+    const open = (server: EsdbProtocolFake) =>
+      createEsdbEventStore({ connectionString: server.connectionString, pollIntervalMs: 3_600_000 });
+    const onOriginal = open(original);
+    const onRecreated = open(recreated);
+    try {
+      const category = uniqueCategory();
+      const id = `recreated-${category}`;
+      const events = await appendEvents(onOriginal, category, 3);
+      const first = runner(seenHandler(id, category), { store: onOriginal });
+      first.start();
+      await first.waitForCheckpoint(events.at(-1)!.position);
+      await first.stop();
+
+      // The server recreated empty, then written to: its positions look just like the old ones.
+      await appendEvents(onRecreated, category, 5);
+      const second = runner(seenHandler(id, category), { store: onRecreated });
+      second.start();
+      await second.done;
+      expect(second.state).toBe('wrongStore');
+      const row = await loadCheckpoint(db.pool, id);
+      expect(row?.store).toEqual(await onOriginal.identity());
+      expect(row?.lastError).toContain(`connected to esdb ${(await onRecreated.identity()).instance}`);
+      expect((await seenTimes(db.pool, id)).size).toBe(3);
+
+      // Pointed back at the server that wrote the checkpoint, it goes on from there.
+      const [late] = (await appendEvents(onOriginal, category, 1)).slice(-1);
+      const third = runner(seenHandler(id, category), { store: onOriginal });
+      third.start();
+      await third.waitForCheckpoint(late!.position);
+      await everyEventOnce(
+        id,
+        [...events, late!].map((event) => event.id),
+      );
+    } finally {
+      await Promise.all(runners.splice(0).map((created) => created.stop()));
+      await Promise.all([onOriginal.close(), onRecreated.close()]);
+      await Promise.all([original.stop(), recreated.stop()]);
+    }
+  });
+
   it('lets the batch in flight commit when stopped, then resolves', async () => {
     const category = uniqueCategory();
     const id = `sub-${category}`;

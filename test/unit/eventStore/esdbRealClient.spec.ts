@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEsdbEventStore, esdbEventStoreOver } from '../../../src/eventStore/esdb/esdbEventStore.js';
+import { MAX_RECORDS_PER_COUNT } from '../../../src/eventStore/esdb/feed.js';
 import {
   AppendOutcomeUnknownError,
   AppendTooLargeError,
   type EventStore,
   EventStoreUnavailableError,
 } from '../../../src/eventStore/eventStore.js';
+import { countEventsAfter } from '../../../src/subscriptions/feedLag.js';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from '../../contract/eventStore.contract.js';
 import { EsdbProtocolFake } from '../../support/esdbProtocolFake.js';
 import { eventually } from '../../support/eventually.js';
@@ -28,6 +30,24 @@ eventStoreContract('EventStoreDB adapter over the real client and a protocol-lev
     async cleanup() {
       await store.close();
       await server.stop();
+    },
+    streamDeletion: { tombstone: async (streamName) => server.tombstone(streamName) },
+    anotherStore: {
+      // A new server: what a recreated or wiped one looks like to the service.
+      async open() {
+        const otherServer = await EsdbProtocolFake.start();
+        const other = createEsdbEventStore({
+          connectionString: otherServer.connectionString,
+          pollIntervalMs: CONTRACT_POLL_INTERVAL_MS,
+        });
+        return {
+          store: other,
+          async close() {
+            await other.close();
+            await otherServer.stop();
+          },
+        };
+      },
     },
   };
 });
@@ -155,6 +175,30 @@ describe('the real client against the protocol-level fake', () => {
     } finally {
       await hurried.close();
     }
+  });
+
+  it('counts lag at a bounded cost: a rare category behind many records of others reads at most MAX_RECORDS_PER_COUNT of them, and says capped', async () => {
+    const rare = `rare${randomUUID().replaceAll('-', '')}`;
+    const first = await store.appendToStream(`${rare}-1`, [event(0)]);
+    // 12,000 records of another category after it, then one more of the rare one.
+    const other = `other${randomUUID().replaceAll('-', '')}-1`;
+    for (let batch = 0; batch < 12; batch++) {
+      await store.appendToStream(
+        other,
+        Array.from({ length: 1_000 }, (_, n) => event(n)),
+      );
+    }
+    await store.appendToStream(`${rare}-2`, [event(1)]);
+
+    const before = server.allReads.records;
+    expect(await countEventsAfter(store, first.position, [rare])).toEqual({ events: 0, capped: true });
+    const read = server.allReads.records - before;
+    expect(read).toBeGreaterThanOrEqual(MAX_RECORDS_PER_COUNT);
+    // Pages of 500, each repeating the record it starts from.
+    expect(read).toBeLessThanOrEqual(MAX_RECORDS_PER_COUNT + 500);
+    // Within the bound the count is exact.
+    const lastOther = await store.appendToStream(other, [event(2)]);
+    expect(await countEventsAfter(store, lastOther.position, [rare])).toEqual({ events: 0, capped: false });
   });
 
   it('survives a server restart during concurrent appends: each fails with a port error or lands, and a retry completes it once', async () => {
