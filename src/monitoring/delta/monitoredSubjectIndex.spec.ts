@@ -86,6 +86,14 @@ describe('MonitoredSubjectIndex kept up to date', () => {
     expect(updated.removedSize).toBe(1);
   });
 
+  it('finds a subject added after a search whose parts only a fuzzy route reaches (no stale confirmation)', () => {
+    const updated = MonitoredSubjectIndex.build([monitored('a', 'Maria Gonzalez')]);
+    // A search first: the party's parts are confirmed against the parts there are (none of Bout's).
+    expect(updated.candidatesFor(bout, defaultProfile())).toEqual([]);
+    updated.add(monitored('typo', 'Viktor Butt'));
+    expect(updated.candidatesFor(bout, defaultProfile())).toEqual(['typo']);
+  });
+
   it('replaces the subject of a key added again: its old name and identifiers no longer lead to it', () => {
     const updated = MonitoredSubjectIndex.build([
       monitored('a', 'Viktor Bout', { identifiers: [{ scheme: 'passport', value: 'P1234567' }] }),

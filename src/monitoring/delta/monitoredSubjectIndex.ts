@@ -130,6 +130,10 @@ export class MonitoredSubjectIndex {
   private readonly byGluedSkeleton = new Postings();
   /** Normalised identifier value -> subjects. */
   private readonly byIdentifier = new Postings();
+  /**
+   * Per entity part (and fuzziness), the subjects' parts it reaches. Emptied whenever a part is
+   * added: a cached answer lists only the parts there were, and the index outlives many searches.
+   */
   private readonly confirmed = new Map<string, readonly number[]>();
   private readonly comparison: TokenComparison = { score: 0, kind: 'exact' };
 
@@ -197,6 +201,7 @@ export class MonitoredSubjectIndex {
       if (part === undefined) {
         part = this.parts.length;
         partIds.set(identity, part);
+        this.confirmed.clear();
         this.parts.push({ token, groups: [] });
         this.byText.add(token.text, part);
         this.byKey.add(token.key, part);
