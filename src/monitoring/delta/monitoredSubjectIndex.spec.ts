@@ -67,6 +67,10 @@ describe('MonitoredSubjectIndex across an abjad transliteration', () => {
     expect(reverse.candidatesFor(listedParty('test:11', ['عبدالحميد']), defaultProfile())).toEqual([
       'latin-parts',
     ]);
+    // Halves met only under another reading of each term (ض read as the z of FAZL and RAZA), as the
+    // forward search meets them.
+    const glued = MonitoredSubjectIndex.build([monitored('reading', 'فضلرضا')]);
+    expect(glued.candidatesFor(listedParty('test:12', ['FAZL RAZA']), defaultProfile())).toEqual(['reading']);
   });
 });
 

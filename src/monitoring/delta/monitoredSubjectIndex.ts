@@ -317,8 +317,11 @@ export class MonitoredSubjectIndex {
         }
         for (const group of this.byJoined.get(token.text)) groups.add(group);
         for (const group of this.byHalf.get(token.text)) groups.add(group);
-        for (const group of this.byGluedSkeleton.get(`${token.abjad ? 'a' : 'l'}${token.skeleton}`))
-          groups.add(group);
+        // The forward lookup finds a term listed under any of its readings (TermDictionary).
+        for (const reading of skeletonReadings(token)) {
+          for (const group of this.byGluedSkeleton.get(`${token.abjad ? 'a' : 'l'}${reading}`))
+            groups.add(group);
+        }
       }
     }
     return groups;
