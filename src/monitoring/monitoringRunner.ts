@@ -80,9 +80,9 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
   const wakeups = new IdleWorkerWakeups();
   const idleWaiters = new Set<() => void>();
   let busy = 0;
-  // Warm from the start: a sweep then only brings it up to date (docs/monitoring.md).
+  // Warm from the start (the first tick, at once, builds it): a sweep then only brings it up to
+  // date (docs/monitoring.md).
   const subjects = new MonitoredSubjects(pool);
-  void refreshSubjects();
 
   function refreshSubjects(): Promise<void> {
     return subjects.refresh().then(

@@ -38,12 +38,10 @@ export class MonitoredSubjects {
    * index throughout.
    */
   withCurrent<T>(search: (index: MonitoredSubjectIndex) => Promise<T> | T): Promise<T> {
-    const next = this.chain.then(async () => {
+    return this.serially(async () => {
       await this.refreshNow();
       return search(this.index);
     });
-    this.chain = next.catch(() => {});
-    return next;
   }
 
   /** The index brought up to date, for use before the caller next yields (tests, operations). */
@@ -53,7 +51,11 @@ export class MonitoredSubjects {
 
   /** Brings the index up to date; resolves with the configurations (re)indexed or dropped. */
   refresh(): Promise<number> {
-    const next = this.chain.then(() => this.refreshNow());
+    return this.serially(() => this.refreshNow());
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(work);
     this.chain = next.catch(() => {});
     return next;
   }

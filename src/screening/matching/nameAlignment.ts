@@ -391,6 +391,7 @@ function addMergedEdges(
     const token = single[s]!;
     if ((token.role !== 'word' && token.role !== 'patronymic') || token.text.length < 4) continue;
     const tokenDoubled = doubledLetters(token.text);
+    let tokenReadings: readonly string[] | undefined;
     for (let start = 0; start < runs.length - 1; start++) {
       let joinedLength = runs[start]!.text.length;
       let joinedLetters = runs[start]!.letters;
@@ -454,7 +455,8 @@ function addMergedEdges(
             // Each side read every way its letters are written (آخوند زاده / AKHUNZADA: ه as a).
             const joinedSpelling = joinedText(runs, start, end, withArticle);
             for (const skeleton of textSkeletonReadings(joinedSpelling, runs[start]!.abjad)) {
-              if (skeleton.length < 3 || !compoundReadings(token).includes(skeleton)) continue;
+              tokenReadings ??= compoundReadings(token);
+              if (skeleton.length < 3 || !tokenReadings.includes(skeleton)) continue;
               const joined =
                 TOKEN_SCORES.scriptFactor * (1 - ((parts - 1) * NAME_RULES.mergeCost) / skeleton.length);
               if (joined > score) {

@@ -95,10 +95,10 @@ const THEOPHORIC_SECOND =
   /([\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]+[\u064b-\u065f\u0670]*)\s+\u0627\u0644(\u062f[\u064b-\u065f\u0670]*[\u064a\u06cc]\u0646|\u0644[\u064b-\u065f\u0670]*[\u0647\u06c1\u06be])(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
 const theophoricLatin = (_match: string, name: string, second: string) =>
   name + (second.startsWith('\u062f') ? 'uddin' : 'ullah');
-/** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
 /** ولد between names: "son of" in Mauritanian names, the particle Latin writes ould. */
 const ARABIC_OULD =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0648\u0644\u062f(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+/** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
 const ARABIC_SON_OF =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
 

@@ -215,12 +215,12 @@ function withSemivowels(text: string): string {
  *   French ones do (لونيسي Lounici); a Latin final vowel and h: also the vowel alone (ملا Mullah);
  * - abjad th (ث): also s, as Persian, Pashto and Urdu say it (ثاقب Saqib, وثيق Wasiq);
  * - abjad final h (ه): also the vowel a or e it stands for (جمعه Juma, زاده Zada).
- * (compareSkeletons also reads an abjad w as v: vReading.)
+ * (compareSkeletons also reads an abjad w as v: withVReading.)
  */
 export function skeletonReadings(token: NameToken): readonly string[] {
   let readings = READINGS.get(token);
   if (!readings) {
-    readings = readingsOf(token);
+    readings = textSkeletonReadings(token.text, token.abjad, token.skeleton);
     READINGS.set(token, readings);
   }
   return readings;
@@ -245,10 +245,6 @@ function withVReading(token: NameToken): readonly string[] {
     V_READINGS.set(token, readings);
   }
   return readings;
-}
-
-function readingsOf(token: NameToken): readonly string[] {
-  return textSkeletonReadings(token.text, token.abjad, token.skeleton);
 }
 
 /** The skeleton of an abjad compound without the article inside it ("" when it has none). */
