@@ -13,7 +13,7 @@ const createSubscriber: typeof pgListen.default =
  * disconnected are lost, so listeners only ever wake readers that also poll, and treat `connected`
  * as "something may have been missed".
  */
-export function notificationSubscriber(connectionString: string, applicationName: string): Subscriber {
+function notificationSubscriber(connectionString: string, applicationName: string): Subscriber {
   const subscriber = createSubscriber(
     { connectionString, application_name: applicationName },
     {
