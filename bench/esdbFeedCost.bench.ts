@@ -1,17 +1,22 @@
 /**
- * What a subscription runner reads of EventStoreDB's `$all` for the events it delivers (issue 18,
- * item 1), with 100,000 events of other categories between two of its own. Runs the real
- * @eventstore/db-client against the protocol-level fake server (test/support/esdbProtocolFake.ts),
- * which counts the `$all` reads it answers and the records they carry; checkpoints live in
- * PostgreSQL (DATABASE_URL's server, a throwaway database; else an embedded one).
+ * What a subscription runner costs on EventStoreDB's `$all` for the events it delivers (issue 18,
+ * item 1), with 100,000 events of other categories between two of its own: the adapter's
+ * server-filtered reads (catch-up subscriptions with a stream-prefix filter and checkpoints), beside
+ * the client-side filtering it did until 2026-11-28 (readAll pages of 500, every record sent to the
+ * client), measured in the same run. Runs the real @eventstore/db-client against the protocol-level
+ * fake server (test/support/esdbProtocolFake.ts), which counts the calls it answers and the messages
+ * it sends; checkpoints live in PostgreSQL (DATABASE_URL's server, a throwaway database; else an
+ * embedded one).
  *
  * Usage: `npm run bench:esdb-feed [-- --gap 100000]`. Not part of `npm test`; run with tsx, since it
  * uses the test support's fake server (the build leaves it out).
  */
 import { randomBytes } from 'node:crypto';
+import { EventStoreDBClient, type Position, START } from '@eventstore/db-client';
 import { createPool } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { createEsdbEventStore } from '../src/eventStore/esdb/esdbEventStore.js';
+import { comparePositions, decodePosition } from '../src/eventStore/esdb/mapping.js';
 import { type Checkpoint, type EventStore, isCaughtUp } from '../src/eventStore/eventStore.js';
 import { loadCheckpoint } from '../src/subscriptions/checkpointStore.js';
 import type { SubscriptionHandler } from '../src/subscriptions/handler.js';
@@ -31,9 +36,10 @@ const POLL_INTERVAL_MS = 50;
 
 const progress = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
+/** Calls the server answered (`$all` reads and subscriptions) and the messages it sent the client. */
 interface Cost {
   calls: number;
-  records: number;
+  messages: number;
 }
 
 interface Row {
@@ -83,11 +89,43 @@ interface Bench {
   gap: number;
 }
 
-/** What `work` made the server send: `$all` reads (the doorbell's live subscriptions are not reads). */
+function sentSoFar(server: EsdbProtocolFake): Cost {
+  const { allReads, subscriptionReads } = server;
+  return {
+    calls: allReads.calls + subscriptionReads.calls,
+    messages: allReads.records + subscriptionReads.events + subscriptionReads.checkpoints,
+  };
+}
+
+function costSince(server: EsdbProtocolFake, before: Cost): Cost {
+  const now = sentSoFar(server);
+  return { calls: now.calls - before.calls, messages: now.messages - before.messages };
+}
+
+/** What `work` made the server answer and send (the doorbell's live subscriptions are not counted). */
 async function costOf(server: EsdbProtocolFake, work: () => Promise<unknown>): Promise<Cost> {
-  const before = { ...server.allReads };
+  const before = sentSoFar(server);
   await work();
-  return { calls: server.allReads.calls - before.calls, records: server.allReads.records - before.records };
+  return costSince(server, before);
+}
+
+/**
+ * The baseline: the category's events after `after` found as the adapter did until 2026-11-28,
+ * reading `$all` in pages of 500 and filtering in the client, to the end.
+ */
+async function clientSideScan(client: EventStoreDBClient, after: Checkpoint | null, category: string) {
+  let cursor: Position | null = after ? decodePosition(after) : null;
+  const found: string[] = [];
+  for (;;) {
+    let read = 0;
+    for await (const { event } of client.readAll({ fromPosition: cursor ?? START, maxCount: 500 })) {
+      read += 1;
+      if (!event || (cursor && comparePositions(event.position, cursor) <= 0)) continue;
+      cursor = event.position;
+      if (event.streamId.startsWith(`${category}-`)) found.push(event.id);
+    }
+    if (read < 500) return found;
+  }
 }
 
 async function measure(bench: Bench): Promise<Row[]> {
@@ -122,60 +160,61 @@ async function measure(bench: Bench): Promise<Row[]> {
     runner.start();
     await runner.waitForCheckpoint(position, { timeoutMs: 600_000 });
   };
+  const client = EventStoreDBClient.connectionString(server.connectionString);
   const rows: Row[] = [];
+  try {
+    progress('first pass: a new runner reads up to the head');
+    const subscriptionId = `bench-${own}`;
+    const runner = runnerWith(subscriptionId, 0);
+    const firstPass = await costOf(server, () => runUntil(runner, head));
+    await runner.stop();
+    rows.push({
+      phase: `first pass over the ${gap.toLocaleString('en')} other events (a new runner)`,
+      before: await costOf(server, () => clientSideScan(client, null, own)),
+      now: firstPass,
+    });
 
-  progress('first pass: a new runner reads up to the head');
-  const subscriptionId = `bench-${own}`;
-  const runner = runnerWith(subscriptionId, 0);
-  const firstPass = await costOf(server, () => runUntil(runner, head));
-  await runner.stop();
-  rows.push({
-    phase: `first pass over the ${gap} other events (a new runner)`,
-    before: null,
-    now: firstPass,
-  });
+    // A runner starting again subscribes from its stored checkpoint: the scan position it stored.
+    progress('restart and idle iterations');
+    const stored = (await loadCheckpoint(bench.pool, subscriptionId))!.checkpoint!;
+    const afterRestart = await subscriptionCost(server, store, stored, own);
+    rows.push({
+      phase: 'a restart: from the stored checkpoint to the first caughtUp',
+      before: await costOf(server, () => clientSideScan(client, stored, own)),
+      now: afterRestart.catchUp,
+    });
+    rows.push({ phase: 'one idle iteration', before: null, now: afterRestart.idle });
 
-  // A runner starting again subscribes from its stored checkpoint: now the scan position it stored;
-  // before 8b71b85 its last event of its own, since nothing else moved it.
-  progress('restart and idle iterations');
-  const stored = (await loadCheckpoint(bench.pool, subscriptionId))!.checkpoint!;
-  const restartBefore = await subscriptionCost(server, store, firstMatch.position, own);
-  const afterRestart = await subscriptionCost(server, store, stored, own);
-  rows.push({
-    phase: 'a restart: from the stored checkpoint to the first caughtUp',
-    before: restartBefore.catchUp,
-    now: afterRestart.catchUp,
-  });
-  // Before, each idle iteration read the feed again from the last event delivered, through every
-  // other record after it (and looked again before waiting: issue 18 counted 803 reads, 400,834
-  // records for 100,000); now the subscription goes on from the last record it looked at.
-  const idleBefore = await costOf(server, () =>
-    store.readFeed({ after: firstMatch.position, categories: [own], limit: 500 }),
-  );
-  rows.push({
-    phase: 'one idle iteration (before: its read of the feed alone)',
-    before: idleBefore,
-    now: afterRestart.idle,
-  });
-
-  progress('the next event of its own');
-  const live = runnerWith(subscriptionId, 0);
-  await runUntil(live, head);
-  const deliveredNow = await costOf(server, async () => {
-    const next = await store.appendToStream(`${own}-2`, [{ type: 'Matched', data: {} }]);
-    await live.waitForCheckpoint(next.position, { timeoutMs: 600_000 });
-  });
-  await live.stop();
-  // Before: the read that found it started again from the last event delivered.
-  const deliveredBefore = await costOf(server, () =>
-    store.readFeed({ after: firstMatch.position, categories: [own], limit: 500 }),
-  );
-  rows.push({ phase: 'delivering its next event', before: deliveredBefore, now: deliveredNow });
+    progress('the next event of its own');
+    const live = runnerWith(subscriptionId, 0);
+    await runUntil(live, head);
+    const deliveredNow = await costOf(server, async () => {
+      const next = await store.appendToStream(`${own}-2`, [{ type: 'Matched', data: {} }]);
+      await live.waitForCheckpoint(next.position, { timeoutMs: 600_000 });
+    });
+    await live.stop();
+    rows.push({
+      phase: 'delivering its next event (before: the read that finds it, from the stored position)',
+      before: await costOf(server, () => clientSideScan(client, stored, own)),
+      now: deliveredNow,
+    });
+    // A reader that starts from the runner's last event of its own, not its scan position (readFeed
+    // from an old checkpoint, a lag-free replay): the whole gap once more, or only what matches.
+    rows.push({
+      phase: `a read from its first event, past the ${gap.toLocaleString('en')} others`,
+      before: await costOf(server, () => clientSideScan(client, firstMatch.position, own)),
+      now: await costOf(server, () =>
+        store.readFeed({ after: firstMatch.position, categories: [own], limit: 500 }),
+      ),
+    });
+  } finally {
+    await client.dispose();
+  }
   return rows;
 }
 
 /**
- * A subscription from `after`: what it reads up to its first `caughtUp` marker (a runner's start),
+ * A subscription from `after`: what it costs up to its first `caughtUp` marker (a runner's start),
  * then the average per marker while nothing new comes (its idle iterations).
  */
 async function subscriptionCost(
@@ -185,36 +224,34 @@ async function subscriptionCost(
   category: string,
 ): Promise<{ catchUp: Cost; idle: Cost }> {
   const controller = new AbortController();
-  const start = { ...server.allReads };
+  const start = sentSoFar(server);
   let markers = 0;
   let caughtUpAt = start;
   for await (const item of store.subscribe({ after, categories: [category], signal: controller.signal })) {
     if (!isCaughtUp(item)) continue;
     markers += 1;
-    if (markers === 1) caughtUpAt = { ...server.allReads };
+    if (markers === 1) caughtUpAt = sentSoFar(server);
     if (markers === IDLE_ITERATIONS + 1) {
       controller.abort();
       break;
     }
   }
-  const perIteration = (total: number) => total / IDLE_ITERATIONS;
+  const idle = costSince(server, caughtUpAt);
   return {
-    catchUp: { calls: caughtUpAt.calls - start.calls, records: caughtUpAt.records - start.records },
-    idle: {
-      calls: perIteration(server.allReads.calls - caughtUpAt.calls),
-      records: perIteration(server.allReads.records - caughtUpAt.records),
-    },
+    catchUp: { calls: caughtUpAt.calls - start.calls, messages: caughtUpAt.messages - start.messages },
+    idle: { calls: idle.calls / IDLE_ITERATIONS, messages: idle.messages / IDLE_ITERATIONS },
   };
 }
 
 function report(gap: number, rows: Row[]): string {
   const cell = (cost: Cost | null) =>
-    cost ? `${formatNumber(cost.calls)} / ${formatNumber(cost.records)}` : '-';
+    cost ? `${formatNumber(cost.calls)} / ${formatNumber(cost.messages)}` : '-';
   const lines = [
-    `EventStoreDB feed cost: one runner, ${gap} events of other categories after its last event`,
-    '(real client, protocol-level fake server)',
+    `EventStoreDB feed cost: one runner, ${gap.toLocaleString('en')} events of other categories after its first event`,
+    '(real client, protocol-level fake server; calls answered / messages sent to the client: records',
+    'of `$all` reads, events and checkpoints of subscriptions)',
     '',
-    '| Phase (`$all` reads / records they carried) | Before the scan position (until 8b71b85) | Now |',
+    '| Phase | Client-side filtering (readAll pages of 500, until 2026-11-28) | Server-side filter (now) |',
     '|---|---|---|',
     ...rows.map((row) => `| ${row.phase} | ${cell(row.before)} | ${cell(row.now)} |`),
   ];

@@ -181,8 +181,8 @@ export interface EventStore {
   subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionItem>;
   /**
    * Counts the events of the categories after `after` (a subscription's lag), at a bounded cost:
-   * PostgreSQL reads at most `maxEvents` rows through its category index; EventStoreDB filters
-   * `$all` in the client, so it also stops after `MAX_RECORDS_PER_COUNT` records examined, and
+   * PostgreSQL reads at most `maxEvents` rows through its category index; EventStoreDB reads `$all`
+   * in the client for counts, so it also stops after `MAX_RECORDS_PER_COUNT` records examined, and
    * reports the count as capped.
    */
   countFeedEvents(options: CountFeedEventsOptions): Promise<FeedCount>;

@@ -68,8 +68,9 @@ const TOMBSTONE_REVISION = 9_223_372_036_854_775_807n;
 /**
  * EventStoreDB at the protocol level: a gRPC server on loopback that answers the real
  * `@eventstore/db-client` (6.2.1) for the subset the adapter uses: server features, `Streams.Append`,
- * stream and `$all` reads, live `$all` subscriptions from the end with a stream-prefix or event-type
- * filter, and streams an operator deleted for good (`tombstone()`). It models what the in-memory client fake (fakeEsdb.ts) cannot: the client's own paths and
+ * stream and `$all` reads, `$all` subscriptions (catch-up from a position or live from the end) with
+ * a stream-prefix or event-type filter, checkpoints and "caught up", and streams an operator deleted
+ * for good (`tombstone()`). It models what the in-memory client fake (fakeEsdb.ts) cannot: the client's own paths and
  * error handling. Like the server it keeps retries of `any`/`stream_exists` appends deduplicated only
  * while their ids are in a recent-id cache (`forgetRecentIds()`), refuses appends over its maximum
  * append size, and answers the faults queued with `failNext`. It advertises `BatchAppend` and fails
@@ -90,13 +91,20 @@ export class EsdbProtocolFake {
   slowReplyMs = 500;
   /** Calls answered, by method: what the client actually sent. */
   readonly calls = { append: 0, batchAppend: 0, read: 0, serverFeatures: 0 };
-  /** `$all` reads (not subscriptions) answered, and the records they sent: what feed scans cost. */
+  /** `$all` reads (not subscriptions) answered, and the records they sent. */
   readonly allReads = { calls: 0, records: 0 };
+  /** `$all` subscriptions opened, and the events and checkpoints they sent: what filtered feed reads cost. */
+  readonly subscriptionReads = { calls: 0, events: 0, checkpoints: 0 };
 
   static async start(): Promise<EsdbProtocolFake> {
     const fake = new EsdbProtocolFake();
     await fake.listen();
     return fake;
+  }
+
+  /** Records on `$all`, system records included. */
+  get recordCount(): number {
+    return this.log.length;
   }
 
   get connectionString(): string {
@@ -362,26 +370,62 @@ export class EsdbProtocolFake {
     call.end();
   }
 
-  /** A live `$all` subscription from the end: confirmation, then every new matching record. */
+  /**
+   * A `$all` subscription, as the server runs one: confirmation; from a position (exclusive) or the
+   * start, the records already there that pass the filter, with a checkpoint every max search window
+   * × checkpoint interval records passed over (32 × 1 unless the client says otherwise), then "caught
+   * up"; from then on (or at once, from the end) every new record that passes, checkpoints likewise.
+   * Only what is written to the client counts as its cost (`subscriptionReads`).
+   */
   private subscribe(call: ServerWritableStream<ReadReq, ReadResp>, options: ReadOptions): void {
-    if (!options.getAll()?.hasEnd()) {
-      call.emit('error', serviceError(status.UNIMPLEMENTED, 'The fake only subscribes to $all from the end'));
+    const all = options.getAll();
+    if (!all) {
+      call.emit('error', serviceError(status.UNIMPLEMENTED, 'The fake only subscribes to $all'));
       return;
     }
-    const matches = recordFilter(options.hasFilter() ? options.getFilter() : undefined);
-    const deliver = (record: StoredRecord) => {
-      if (matches(record)) call.write(eventResponse(record));
+    this.subscriptionReads.calls += 1;
+    const filter = options.hasFilter() ? options.getFilter() : undefined;
+    const matches = recordFilter(filter);
+    const window = filter
+      ? (filter.hasMax() ? filter.getMax() : 32) * Math.max(1, filter.getCheckpointintervalmultiplier())
+      : 0;
+    let passed = 0;
+    const send = (response: ReadResp) => {
+      if (response.hasEvent()) this.subscriptionReads.events += 1;
+      else if (response.hasCheckpoint()) this.subscriptionReads.checkpoints += 1;
+      call.write(response);
     };
-    this.liveSubscriptions.add(deliver);
-    const end = () => this.liveSubscriptions.delete(deliver);
+    const offer = (record: StoredRecord) => {
+      if (matches(record)) {
+        send(eventResponse(record));
+        passed = 0;
+      } else if (window > 0 && ++passed >= window) {
+        passed = 0;
+        const checkpoint = new streamsPb.ReadResp.Checkpoint();
+        checkpoint.setCommitPosition(record.position.toString());
+        checkpoint.setPreparePosition(record.position.toString());
+        const response = new streamsPb.ReadResp();
+        response.setCheckpoint(checkpoint);
+        send(response);
+      }
+    };
+    const confirmation = new streamsPb.ReadResp.SubscriptionConfirmation();
+    confirmation.setSubscriptionId(randomUUID());
+    const confirmed = new streamsPb.ReadResp();
+    confirmed.setConfirmation(confirmation);
+    call.write(confirmed);
+    if (!all.hasEnd()) {
+      const from = all.hasPosition() ? BigInt(all.getPosition()!.getCommitPosition()) : null;
+      for (const record of this.log) if (from === null || record.position > from) offer(record);
+      const caughtUp = new streamsPb.ReadResp();
+      caughtUp.setCaughtUp(new streamsPb.ReadResp.CaughtUp());
+      call.write(caughtUp);
+    }
+    this.liveSubscriptions.add(offer);
+    const end = () => this.liveSubscriptions.delete(offer);
     call.on('cancelled', end);
     call.on('close', end);
     call.on('error', end);
-    const confirmation = new streamsPb.ReadResp.SubscriptionConfirmation();
-    confirmation.setSubscriptionId(randomUUID());
-    const response = new streamsPb.ReadResp();
-    response.setConfirmation(confirmation);
-    call.write(response);
   }
 }
 

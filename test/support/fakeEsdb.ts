@@ -18,6 +18,10 @@ import { comparePositions } from '../../src/eventStore/esdb/mapping.js';
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class FakeSubscription extends EventEmitter {
+  /** Like the client's stream: nothing is held back, every event is emitted as it is offered. */
+  readonly readableLength = 0;
+  private passed = 0;
+
   constructor(
     private readonly filter: Filter | undefined,
     readonly unsubscribe: () => Promise<void>,
@@ -25,6 +29,7 @@ class FakeSubscription extends EventEmitter {
     super();
   }
 
+  /** Emits a record that passes the filter; a checkpoint every max search window × interval passed over. */
   offer(record: AllStreamRecordedEvent): void {
     const filter = this.filter;
     const matches =
@@ -32,7 +37,17 @@ class FakeSubscription extends EventEmitter {
       ('prefixes' in filter && filter.filterOn === 'streamName'
         ? filter.prefixes.some((prefix) => record.streamId.startsWith(prefix))
         : 'regex' in filter && new RegExp(filter.regex).test(record.type));
-    if (matches) this.emit('data', { event: record });
+    if (matches) {
+      this.passed = 0;
+      this.emit('data', { event: record });
+      return;
+    }
+    if (!filter?.checkpointReached) return;
+    this.passed += 1;
+    if (this.passed >= (filter.maxSearchWindow ?? 32) * filter.checkpointInterval) {
+      this.passed = 0;
+      void filter.checkpointReached(this as never, record.position);
+    }
   }
 }
 
@@ -159,13 +174,36 @@ export class FakeEsdb {
     })();
   }
 
+  /**
+   * Live from the end, or catching up from a position (exclusive) or the start: the records already
+   * there, then "caught up", then live.
+   */
   subscribeToAll(options: SubscribeToAllOptions = {}): FakeSubscription {
-    if (options.fromPosition !== 'end') throw new Error('the fake only subscribes from the end');
+    const { fromPosition = 'start' } = options;
+    let open = true;
     const subscription = new FakeSubscription(options.filter, async () => {
+      open = false;
       this.subscriptions.delete(subscription);
     });
-    this.subscriptions.add(subscription);
-    setImmediate(() => subscription.emit('confirmation'));
+    if (fromPosition === 'end') {
+      this.subscriptions.add(subscription);
+      setImmediate(() => subscription.emit('confirmation'));
+      return subscription;
+    }
+    setImmediate(() => {
+      subscription.emit('confirmation');
+      for (const record of [...this.log]) {
+        if (!open) return;
+        if (fromPosition === 'start' || comparePositions(record.position, fromPosition) > 0) {
+          this.allRecordsRead += 1;
+          subscription.offer(record);
+        }
+      }
+      if (!open) return;
+      // Live before "caught up" is told: a listener that unsubscribes on it must find it there.
+      this.subscriptions.add(subscription);
+      subscription.emit('caughtUp');
+    });
     return subscription;
   }
 

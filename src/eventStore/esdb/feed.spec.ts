@@ -1,26 +1,48 @@
+import { EventEmitter } from 'node:events';
 import type {
   AllStreamRecordedEvent,
   AllStreamResolvedEvent,
   EventStoreDBClient,
   Position,
   ReadAllOptions,
+  SubscribeToAllOptions,
 } from '@eventstore/db-client';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../../../test/support/eventually.js';
 import { type Checkpoint, isCaughtUp, type RecordedEvent, type SubscriptionItem } from '../eventStore.js';
-import { headPosition, type ScanOptions, scanFeed } from './feed.js';
+import { CHECKPOINT_EVERY_RECORDS, headPosition, type ScanOptions, scanFeed } from './feed.js';
 import { comparePositions, encodePosition } from './mapping.js';
 import { subscribeToFeed } from './subscription.js';
 
+interface FakeAllOptions {
+  /** Whether a read or subscription from a position returns the record at that position. */
+  inclusiveStart?: boolean;
+  /**
+   * Whether the subscription's events wait in the client's buffer while the control messages after
+   * them (checkpoints, "caught up") are already handled, as the client's stream may do.
+   */
+  buffered?: boolean;
+  /** Never sends "caught up" (a server that has not caught up yet, or stalls). */
+  stalls?: boolean;
+}
+
 /**
- * `$all` in memory. `inclusiveStart` chooses whether a read from a position returns the record at
- * that position, so the scan is shown to be correct either way.
+ * `$all` in memory, read with readAll or through a filtered catch-up subscription with checkpoints
+ * every max search window × interval records passed over. The options choose the server's start
+ * semantics and the client's buffering, so the scan is shown to be correct either way.
  */
 class FakeAll {
   readonly records: AllStreamRecordedEvent[] = [];
   readonly reads: ReadAllOptions[] = [];
+  readonly subscriptions: SubscribeToAllOptions[] = [];
+  /** Events the subscriptions sent to the client. */
+  eventsSent = 0;
   private next = 1n;
+  private readonly inclusiveStart: boolean;
 
-  constructor(private readonly inclusiveStart = true) {}
+  constructor(private readonly options: FakeAllOptions = {}) {
+    this.inclusiveStart = options.inclusiveStart ?? true;
+  }
 
   append(streamId: string, type = 'Tested'): Position {
     // Like the server: events of one append share the commit position; use one per record here.
@@ -41,7 +63,56 @@ class FakeAll {
   }
 
   get client(): EventStoreDBClient {
-    return { readAll: (options: ReadAllOptions) => this.readAll(options) } as unknown as EventStoreDBClient;
+    return {
+      readAll: (options: ReadAllOptions) => this.readAll(options),
+      subscribeToAll: (options: SubscribeToAllOptions) => this.subscribeToAll(options),
+    } as unknown as EventStoreDBClient;
+  }
+
+  private subscribeToAll(options: SubscribeToAllOptions) {
+    this.subscriptions.push(options);
+    const buffer: AllStreamRecordedEvent[] = [];
+    let open = true;
+    const subscription = Object.assign(new EventEmitter(), {
+      unsubscribe: async () => {
+        open = false;
+      },
+    });
+    Object.defineProperty(subscription, 'readableLength', { get: () => buffer.length });
+    const filter = options.filter!;
+    const passes = (record: AllStreamRecordedEvent) =>
+      'prefixes' in filter
+        ? filter.prefixes.some((prefix) => record.streamId.startsWith(prefix))
+        : new RegExp(filter.regex).test(record.type);
+    const send = (record: AllStreamRecordedEvent) => {
+      this.eventsSent += 1;
+      if (this.options.buffered) buffer.push(record);
+      else subscription.emit('data', { event: record });
+    };
+    setImmediate(async () => {
+      const from = options.fromPosition ?? 'start';
+      let passed = 0;
+      for (const record of this.records) {
+        if (!open) return;
+        if (from !== 'start' && from !== 'end') {
+          const order = comparePositions(record.position, from);
+          if (order < 0 || (order === 0 && !this.inclusiveStart)) continue;
+        }
+        if (passes(record)) {
+          passed = 0;
+          send(record);
+        } else if (++passed >= (filter.maxSearchWindow ?? 32) * filter.checkpointInterval) {
+          passed = 0;
+          await filter.checkpointReached?.(subscription as never, record.position);
+        }
+      }
+      if (!this.options.stalls) subscription.emit('caughtUp');
+      // The buffered events reach the client's listener only now.
+      setImmediate(() => {
+        while (open && buffer.length > 0) subscription.emit('data', { event: buffer.shift() });
+      });
+    });
+    return subscription;
   }
 
   private async *readAll(options: ReadAllOptions): AsyncGenerator<AllStreamResolvedEvent> {
@@ -61,10 +132,15 @@ class FakeAll {
 const numbers = (events: RecordedEvent[]) => events.map((event) => (event.data as { n: number }).n);
 
 describe('scanFeed', () => {
-  for (const inclusiveStart of [true, false]) {
-    describe(inclusiveStart ? 'when reads include their start' : 'when reads exclude their start', () => {
+  const modes: FakeAllOptions[] = [
+    { inclusiveStart: true },
+    { inclusiveStart: false },
+    { inclusiveStart: true, buffered: true },
+  ];
+  for (const mode of modes) {
+    describe(`over a server ${JSON.stringify(mode)}`, () => {
       it('keeps feed events of the categories asked for, strictly after the start', async () => {
-        const all = new FakeAll(inclusiveStart);
+        const all = new FakeAll(mode);
         all.append('$stats-node', 'StatsCollected');
         const first = all.append('case-1');
         all.append('subject-9');
@@ -88,11 +164,12 @@ describe('scanFeed', () => {
 
         const afterFirst = await scanFeed(all.client, { after: first, categories: ['case'], limit: 100 });
         expect(numbers(afterFirst.events)).toEqual([4]);
+        // Caught up: every record up to the end was passed over, the last one of another category.
         expect(afterFirst.cursor).toEqual(all.records.at(-1)!.position);
       });
 
       it('returns exactly limit events and continues from its cursor with nothing lost or repeated', async () => {
-        const all = new FakeAll(inclusiveStart);
+        const all = new FakeAll(mode);
         for (let i = 0; i < 10; i++) all.append(`case-${i % 3}`);
         const first = await scanFeed(all.client, { after: null, limit: 4 });
         expect(numbers(first.events)).toEqual([0, 1, 2, 3]);
@@ -102,28 +179,45 @@ describe('scanFeed', () => {
         expect(numbers(rest.events)).toEqual([4, 5, 6, 7, 8, 9]);
       });
 
-      it('keeps reading pages until it has limit events, when filtering leaves pages short', async () => {
-        const all = new FakeAll(inclusiveStart);
-        // 1,300 records, one in 300 of the wanted category: at least three pages of 500 to fill the limit.
+      it('has the server filter: only the events asked for travel, the cursor follows its checkpoints', async () => {
+        const all = new FakeAll(mode);
+        // 1,300 records, one in 300 of the wanted category.
         for (let i = 0; i < 1300; i++) all.append(i % 300 === 299 ? 'subject-1' : `case-${i}`);
-        const scan = await scanFeed(all.client, { after: null, categories: ['subject'], limit: 4 });
-        expect(numbers(scan.events)).toEqual([299, 599, 899, 1199]);
-        expect(all.reads.length).toBeGreaterThanOrEqual(3);
-        const more = await scanFeed(all.client, { after: scan.cursor, categories: ['subject'], limit: 4 });
-        expect(more.events).toEqual([]);
-        expect(more.reachedEnd).toBe(true);
+        const scan = await scanFeed(all.client, { after: null, categories: ['subject'], limit: 3 });
+        expect(numbers(scan.events)).toEqual([299, 599, 899]);
+        // Never past the last event taken, though checkpoints beyond it may have come first.
+        expect(scan.cursor).toEqual(all.records[899]!.position);
+        const more = await scanFeed(all.client, { after: scan.cursor, categories: ['subject'], limit: 3 });
+        expect(numbers(more.events)).toEqual([1199]);
+        expect(more).toMatchObject({ reachedEnd: true, cursor: all.records.at(-1)!.position });
+        expect(all.subscriptions.map((options) => options.filter)).toEqual([
+          expect.objectContaining({ prefixes: ['subject-'], maxSearchWindow: CHECKPOINT_EVERY_RECORDS }),
+          expect.objectContaining({ prefixes: ['subject-'] }),
+        ]);
+        expect(all.eventsSent).toBeLessThanOrEqual(6);
+        // Nothing after the end: one look at the end of $all, no subscription.
+        const idle = await scanFeed(all.client, { after: more.cursor, categories: ['subject'], limit: 3 });
+        expect(idle).toEqual({ events: [], cursor: more.cursor, reachedEnd: true });
+        expect(all.subscriptions).toHaveLength(2);
       });
 
-      it('stops after maxPages reads without claiming the end', async () => {
-        const all = new FakeAll(inclusiveStart);
+      it('ends on abort with what it has, not claiming the end, the cursor at its last checkpoint', async () => {
+        const all = new FakeAll({ ...mode, stalls: true });
         for (let i = 0; i < 1200; i++) all.append(`case-${i}`);
-        const scan = await scanFeed(all.client, {
+        const controller = new AbortController();
+        const scanning = scanFeed(all.client, {
           after: null,
           categories: ['subject'],
           limit: 10,
-          maxPages: 1,
+          signal: controller.signal,
         });
-        expect(scan).toMatchObject({ events: [], reachedEnd: false, cursor: all.records[499]!.position });
+        await eventually(() => expect(all.subscriptions).toHaveLength(1));
+        await new Promise((resolve) => setImmediate(resolve));
+        controller.abort();
+        const scan = await scanning;
+        expect(scan.events).toEqual([]);
+        expect(scan.reachedEnd).toBe(false);
+        expect([null, all.records[499]!.position, all.records[999]!.position]).toContainEqual(scan.cursor);
       });
     });
   }
@@ -137,13 +231,14 @@ describe('scanFeed', () => {
       reachedEnd: true,
     });
     expect(all.reads).toEqual([]);
+    expect(all.subscriptions).toEqual([]);
   });
 });
 
 describe('headPosition', () => {
   for (const inclusiveStart of [true, false]) {
     it(`skips system events at the end of $all across pages (inclusive start: ${inclusiveStart})`, async () => {
-      const all = new FakeAll(inclusiveStart);
+      const all = new FakeAll({ inclusiveStart });
       all.append('case-1');
       const last = all.append('subject-1');
       for (let i = 0; i < 100; i++) all.append('$stats-node', 'StatsCollected');

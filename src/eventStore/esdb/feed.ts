@@ -1,25 +1,35 @@
 import {
   type AllStreamResolvedEvent,
+  type AllStreamSubscription,
   BACKWARDS,
   END,
   type EventStoreDBClient,
+  excludeSystemEvents,
+  type Filter,
   FORWARDS,
   type Position,
   type ReadPosition,
   START,
+  streamNameFilter,
 } from '@eventstore/db-client';
-import type { FeedCount, RecordedEvent } from '../eventStore.js';
+import { EventStoreUnavailableError, type FeedCount, type RecordedEvent } from '../eventStore.js';
 import { mapReadError } from './clientErrors.js';
 import { comparePositions, isOnFeed, toRecordedEvent } from './mapping.js';
 
-/** Raw `$all` records per read; filtering is client-side (readAll takes no filter in client 6.x). */
+/** Raw `$all` records per read, where the client reads `$all` itself (counts, the head). */
 const PAGE_SIZE = 500;
 const HEAD_PAGE_SIZE = 32;
+/**
+ * `$all` records the server looks at between two checkpoints of a filtered read (its max search
+ * window, with a checkpoint interval multiplier of 1): how far a scan's cursor can trail the records
+ * the server passed over when the read stops between checkpoints.
+ */
+export const CHECKPOINT_EVERY_RECORDS = 500;
 
 export interface FeedScan {
   /** Feed events after the start, at most `limit`. */
   events: RecordedEvent[];
-  /** Last `$all` record looked at, matching or not: where the next scan continues without rescanning. */
+  /** Last `$all` position looked at, matching or not: where the next scan continues without rescanning. */
   cursor: Position | null;
   /** True when the scan ran into the end of `$all`. */
   reachedEnd: boolean;
@@ -30,38 +40,112 @@ export interface ScanOptions {
   after: Position | null;
   categories?: readonly string[];
   limit: number;
-  /** Stop after this many `$all` reads even if fewer than `limit` events matched. */
-  maxPages?: number;
+  /** Ends the scan early with what it has (not claiming the end). */
+  signal?: AbortSignal;
 }
 
 /**
- * Walks `$all` forwards, keeping the port's feed events (see `isOnFeed`). Positions at or before the
- * start are dropped explicitly, so it does not matter whether the server treats the read's start
- * position as inclusive.
+ * The feed events after `after`, filtered by the server: a catch-up subscription to `$all` from
+ * `after` with a stream-prefix filter (event-type filter for the whole feed), so only the events
+ * asked for travel, with a checkpoint every CHECKPOINT_EVERY_RECORDS records the server passed over;
+ * it ends at `limit` events or at the server's "caught up" (servers from 23.10 send it). The filter
+ * runs again in the client (`isOnFeed`: system events and foreign streams stay off the feed), and
+ * positions at or before the start are dropped, whatever the server's start semantics.
+ *
+ * The cursor is the furthest position known to be passed: the last event taken, a checkpoint, or,
+ * once caught up, the end of `$all` read just before subscribing (everything up to it has been
+ * looked at). Checkpoints and "caught up" come as control messages beside the event stream, which
+ * the client may still hold buffered; each is applied only once the events before it are taken.
  */
 export async function scanFeed(client: EventStoreDBClient, options: ScanOptions): Promise<FeedScan> {
-  const { categories, limit, maxPages = Number.POSITIVE_INFINITY } = options;
-  const events: RecordedEvent[] = [];
-  let cursor = options.after;
-  if (limit <= 0 || categories?.length === 0) return { events, cursor, reachedEnd: true };
-  for (let pages = 0; pages < maxPages; pages++) {
-    const page = await readAllPage(client, cursor ?? START, FORWARDS, PAGE_SIZE);
-    for (const { event: record } of page) {
-      if (!record || (cursor && comparePositions(record.position, cursor) <= 0)) continue;
-      cursor = record.position;
-      if (!isOnFeed(record.streamId, record.type, categories)) continue;
-      events.push(toRecordedEvent(record));
-      if (events.length === limit) return { events, cursor, reachedEnd: false };
-    }
-    if (page.length < PAGE_SIZE) return { events, cursor, reachedEnd: true };
+  const { after, categories, limit, signal } = options;
+  if (limit <= 0 || categories?.length === 0 || signal?.aborted) {
+    return { events: [], cursor: after, reachedEnd: !signal?.aborted };
   }
-  return { events, cursor, reachedEnd: false };
+  const end = await lastRecordPosition(client);
+  if (end === null || (after && comparePositions(end, after) <= 0)) {
+    return { events: [], cursor: after, reachedEnd: true };
+  }
+  return new Promise<FeedScan>((resolve, reject) => {
+    const events: RecordedEvent[] = [];
+    let cursor = after;
+    let settled = false;
+    let received = 0;
+    /** Control messages waiting for the events the client received before them. */
+    const pending: { due: number; apply: () => void }[] = [];
+    const advance = (position: Position) => {
+      if (!cursor || comparePositions(position, cursor) > 0) cursor = position;
+    };
+    const inOrder = (apply: () => void) => {
+      const due = received + subscription.readableLength;
+      if (due <= received) apply();
+      else pending.push({ due, apply });
+    };
+    const finish = (outcome: { reachedEnd: boolean } | { error: unknown }) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      // The read's answer does not wait for the server to see the cancellation.
+      void subscription.unsubscribe().catch(() => undefined);
+      if ('error' in outcome) reject(mapReadError(outcome.error));
+      else resolve({ events, cursor, reachedEnd: outcome.reachedEnd });
+    };
+    const onAbort = () => finish({ reachedEnd: false });
+    const subscription: AllStreamSubscription = client.subscribeToAll({
+      fromPosition: after ?? START,
+      resolveLinkTos: false,
+      filter: feedFilter(categories, (_subscription, position) => {
+        if (!settled) inOrder(() => advance(position));
+      }),
+    });
+    subscription.on('data', ({ event: record }: AllStreamResolvedEvent) => {
+      if (settled) return;
+      received += 1;
+      if (record && !(after && comparePositions(record.position, after) <= 0)) {
+        advance(record.position);
+        if (isOnFeed(record.streamId, record.type, categories)) {
+          events.push(toRecordedEvent(record));
+          if (events.length === limit) return finish({ reachedEnd: false });
+        }
+      }
+      while (pending.length > 0 && pending[0]!.due <= received) pending.shift()!.apply();
+    });
+    subscription.on('caughtUp', () => {
+      if (settled) return;
+      inOrder(() => {
+        advance(end);
+        finish({ reachedEnd: true });
+      });
+    });
+    subscription.on('error', (error: unknown) => finish({ error }));
+    subscription.on('end', () =>
+      finish({ error: new EventStoreUnavailableError('EventStoreDB ended a feed read before it caught up') }),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The server-side half of `isOnFeed`: the categories' stream prefixes, or no system event types. */
+function feedFilter(
+  categories: readonly string[] | undefined,
+  checkpointReached: NonNullable<Filter['checkpointReached']>,
+): Filter {
+  const checkpoints = { checkpointInterval: 1, maxSearchWindow: CHECKPOINT_EVERY_RECORDS, checkpointReached };
+  return categories
+    ? streamNameFilter({ prefixes: categories.map((category) => `${category}-`), ...checkpoints })
+    : excludeSystemEvents(checkpoints);
+}
+
+/** Position of the last record of `$all`, system records included; null when `$all` is empty. */
+async function lastRecordPosition(client: EventStoreDBClient): Promise<Position | null> {
+  const [last] = await readAllPage(client, END, BACKWARDS, 1);
+  return last?.event?.position ?? null;
 }
 
 /**
- * What one lag count may read of `$all`: 20 reads of 500 records. The filter runs in the client, so
- * without it a count of rare categories behind a long stretch of others reads all of that stretch,
- * on every status call.
+ * What one lag count may read of `$all`: 20 reads of 500 records. A count reads `$all` in the client
+ * rather than through the server's filter: either way a count of rare categories behind a long
+ * stretch of others would pass over all of that stretch, on every status call, unless bounded.
  */
 export const MAX_RECORDS_PER_COUNT = 10_000;
 

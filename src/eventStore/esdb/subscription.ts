@@ -7,14 +7,12 @@ export interface FeedReader {
   waitForEvents(options: WaitForEventsOptions): Promise<void>;
 }
 
-/** Bounds one step of a scan through other categories' events, so an abort is noticed in time. */
-const MAX_PAGES_PER_STEP = 20;
-
 /**
  * The port's `subscribe` over `$all`. Unlike the generic `subscribeFromFeed`, it continues each read
- * from the last `$all` record it looked at rather than from the last event it delivered: with a
- * category filter, restarting from the last delivered event would rescan every other category's
- * events since then on every poll.
+ * from the last `$all` position the server passed (`FeedScan.cursor`: checkpoints of the filtered
+ * read, or the end once caught up) rather than from the last event it delivered: with a category
+ * filter, restarting from the last delivered event would make the server pass over every other
+ * category's events since then again on every poll.
  */
 export async function* subscribeToFeed(
   feed: FeedReader,
@@ -26,7 +24,7 @@ export async function* subscribeToFeed(
   let cursor = options.after ? decodePosition(options.after) : null;
   let delivered: Checkpoint | null = options.after;
   while (!signal.aborted) {
-    const scan = await feed.scan({ after: cursor, categories, limit, maxPages: MAX_PAGES_PER_STEP });
+    const scan = await feed.scan({ after: cursor, categories, limit, signal });
     for (const event of scan.events) {
       if (signal.aborted) return;
       yield event;

@@ -6,8 +6,10 @@ import { MAX_RECORDS_PER_COUNT } from '../../../src/eventStore/esdb/feed.js';
 import {
   AppendOutcomeUnknownError,
   AppendTooLargeError,
+  type Checkpoint,
   type EventStore,
   EventStoreUnavailableError,
+  isCaughtUp,
 } from '../../../src/eventStore/eventStore.js';
 import { countEventsAfter } from '../../../src/subscriptions/feedLag.js';
 import { CONTRACT_POLL_INTERVAL_MS, eventStoreContract } from '../../contract/eventStore.contract.js';
@@ -199,6 +201,55 @@ describe('the real client against the protocol-level fake', () => {
     // Within the bound the count is exact.
     const lastOther = await store.appendToStream(other, [event(2)]);
     expect(await countEventsAfter(store, lastOther.position, [rare])).toEqual({ events: 0, capped: false });
+  });
+
+  it('reads a sparse category at the cost of what it delivers: the server filters $all and sends the events and a checkpoint per 500 records passed over', async () => {
+    const rare = `rare${randomUUID().replaceAll('-', '')}`;
+    await store.appendToStream(`${rare}-1`, [event(0)]);
+    const other = `other${randomUUID().replaceAll('-', '')}-1`;
+    for (let batch = 0; batch < 10; batch++) {
+      await store.appendToStream(
+        other,
+        Array.from({ length: 1_000 }, (_, n) => event(n)),
+      );
+    }
+    await store.appendToStream(`${rare}-2`, [event(1)]);
+    await store.appendToStream(other, [event(2)]);
+    const records = server.recordCount;
+
+    const reads = { ...server.allReads };
+    const sent = { ...server.subscriptionReads };
+    const controller = new AbortController();
+    const delivered: string[] = [];
+    let scannedTo: Checkpoint | null = null;
+    for await (const item of store.subscribe({
+      after: null,
+      categories: [rare],
+      signal: controller.signal,
+    })) {
+      if (!isCaughtUp(item)) delivered.push(item.streamName);
+      else if (delivered.length === 2) {
+        scannedTo = item.scannedTo;
+        controller.abort();
+      }
+    }
+    expect(delivered).toEqual([`${rare}-1`, `${rare}-2`]);
+    expect(server.subscriptionReads.events - sent.events).toBe(2);
+    expect(server.subscriptionReads.checkpoints - sent.checkpoints).toBeLessThanOrEqual(
+      Math.ceil(records / 500),
+    );
+    // Besides the subscription, one look at the end of $all (one record) per step.
+    expect(server.allReads.records - reads.records).toBeLessThanOrEqual(server.allReads.calls - reads.calls);
+    expect(server.allReads.calls - reads.calls).toBeLessThanOrEqual(3);
+    // Caught up: it has passed the last record of $all, one of another category.
+    expect(scannedTo).toBe((await store.headCheckpoint())!);
+
+    // A reader starting from the position it reached reads nothing of the 10,000 again.
+    const again = { ...server.subscriptionReads };
+    expect(await store.readFeed({ after: scannedTo, categories: [rare], limit: 10 })).toEqual([]);
+    expect(server.subscriptionReads.events + server.subscriptionReads.checkpoints).toBe(
+      again.events + again.checkpoints,
+    );
   });
 
   it('survives a server restart during concurrent appends: each fails with a port error or lands, and a retry completes it once', async () => {
