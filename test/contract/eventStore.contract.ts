@@ -528,6 +528,43 @@ export function eventStoreContract(name: string, factory: () => Promise<Contract
         expect(store.compareCheckpoints(marker!.scannedTo!, head)).toBeGreaterThanOrEqual(0);
       });
 
+      it('delivers a sparse category behind thousands of other events, and marks caught up past them', async () => {
+        const own = uniqueCategory();
+        const first = await store.appendToStream(stream(own), [event(0)]);
+        const others = stream(uniqueCategory());
+        let last = first;
+        for (let batch = 0; batch < 6; batch++) {
+          last = await store.appendToStream(
+            others,
+            Array.from({ length: 500 }, (_, n) => event(n)),
+          );
+        }
+        const second = await store.appendToStream(stream(own), [event(1)]);
+        const controller = new AbortController();
+        const delivered: RecordedEvent[] = [];
+        let marker: CaughtUp | undefined;
+        for await (const item of store.subscribe({
+          after: null,
+          categories: [own],
+          signal: controller.signal,
+        })) {
+          if (!isCaughtUp(item)) delivered.push(item);
+          else if (delivered.length === 2) {
+            marker = item;
+            controller.abort();
+          }
+        }
+        expect(delivered.map((recorded) => recorded.position)).toEqual([first.position, second.position]);
+        expect(store.compareCheckpoints(marker!.scannedTo!, second.position)).toBeGreaterThanOrEqual(0);
+        expect(store.compareCheckpoints(marker!.scannedTo!, last.position)).toBeGreaterThan(0);
+        // From the first event, a bounded read finds the second past the 3,000 others.
+        expect(
+          (await store.readFeed({ after: first.position, categories: [own], limit: 10 })).map(
+            (recorded) => recorded.position,
+          ),
+        ).toEqual([second.position]);
+      });
+
       it('delivers every event exactly once, in per-stream order, under many concurrent writers', async () => {
         const category = uniqueCategory();
         const writers = 8;
