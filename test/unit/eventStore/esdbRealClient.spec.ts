@@ -73,6 +73,21 @@ describe('the real client against the protocol-level fake', () => {
   const stream = () => `case-${randomUUID()}`;
   const event = (n: number) => ({ id: randomUUID(), type: 'Tested', data: { n } });
 
+  /** An event of a new category, `thousands` × 1,000 events of another, then a second of the first. */
+  async function rareBehind(thousands: number) {
+    const rare = `rare${randomUUID().replaceAll('-', '')}`;
+    const first = await store.appendToStream(`${rare}-1`, [event(0)]);
+    const other = `other${randomUUID().replaceAll('-', '')}-1`;
+    for (let batch = 0; batch < thousands; batch++) {
+      await store.appendToStream(
+        other,
+        Array.from({ length: 1_000 }, (_, n) => event(n)),
+      );
+    }
+    await store.appendToStream(`${rare}-2`, [event(1)]);
+    return { rare, first, other };
+  }
+
   it('appends with one Append call each, never over the batch-append stream the server offers', async () => {
     const before = { ...server.calls };
     await store.appendToStream(stream(), [event(0)], { expectedRevision: 'no_stream' });
@@ -180,17 +195,8 @@ describe('the real client against the protocol-level fake', () => {
   });
 
   it('counts lag at a bounded cost: a rare category behind many records of others reads at most MAX_RECORDS_PER_COUNT of them, and says capped', async () => {
-    const rare = `rare${randomUUID().replaceAll('-', '')}`;
-    const first = await store.appendToStream(`${rare}-1`, [event(0)]);
     // 12,000 records of another category after it, then one more of the rare one.
-    const other = `other${randomUUID().replaceAll('-', '')}-1`;
-    for (let batch = 0; batch < 12; batch++) {
-      await store.appendToStream(
-        other,
-        Array.from({ length: 1_000 }, (_, n) => event(n)),
-      );
-    }
-    await store.appendToStream(`${rare}-2`, [event(1)]);
+    const { rare, first, other } = await rareBehind(12);
 
     const before = server.allReads.records;
     expect(await countEventsAfter(store, first.position, [rare])).toEqual({ events: 0, capped: true });
@@ -204,16 +210,7 @@ describe('the real client against the protocol-level fake', () => {
   });
 
   it('reads a sparse category at the cost of what it delivers: the server filters $all and sends the events and a checkpoint per 500 records passed over', async () => {
-    const rare = `rare${randomUUID().replaceAll('-', '')}`;
-    await store.appendToStream(`${rare}-1`, [event(0)]);
-    const other = `other${randomUUID().replaceAll('-', '')}-1`;
-    for (let batch = 0; batch < 10; batch++) {
-      await store.appendToStream(
-        other,
-        Array.from({ length: 1_000 }, (_, n) => event(n)),
-      );
-    }
-    await store.appendToStream(`${rare}-2`, [event(1)]);
+    const { rare, other } = await rareBehind(10);
     await store.appendToStream(other, [event(2)]);
     const records = server.recordCount;
 
