@@ -3,6 +3,7 @@ import type { EntityKind, NameParts } from '../model/listedEntity.js';
 import { letterMask } from './editDistance.js';
 import { joinDottedLetters, type RawWord, rawWords } from './text.js';
 import { sinoKey } from './vocabulary/chineseRomanisation.js';
+import { hanjaReading, hasHan, startsWithKoreanFamilyName } from './vocabulary/hanjaReadings.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
 import { matchLegalForm } from './vocabulary/legalForms.js';
 import {
@@ -226,7 +227,24 @@ export function nameTokens(name: string, kind: EntityKind, parts?: NameParts): N
   const words = splitWords(name, nameClass);
   const drafts = classify(words, nameClass);
   markFamily(drafts, parts, nameClass);
-  return finalise(drafts, nameClass, HANGUL.test(name));
+  return finalise(drafts, nameClass, HANGUL.test(name), hanjaDrafts(name, nameClass, drafts));
+}
+
+/**
+ * The drafts of a name written in Han characters, each read as Korean (hanjaReadings.ts), for its
+ * Korean syllable keys: read the same way, the Hangul reading splits into the same words as the
+ * characters ("金正恩": jin zhengen, 김 정은). Undefined when the name has no Han character, does
+ * not start with a Korean family name, a character has no reading, or the words do not line up
+ * one to one.
+ */
+function hanjaDrafts(name: string, nameClass: NameClass, drafts: Draft[]): Draft[] | undefined {
+  if (nameClass === 'object' || !hasHan(name) || HANGUL.test(name)) return undefined;
+  if (!startsWithKoreanFamilyName(name)) return undefined;
+  const reading = hanjaReading(name, nameClass === 'person');
+  if (reading === undefined) return undefined;
+  const words = splitWords(reading, nameClass);
+  if (words.length !== drafts.length) return undefined;
+  return drafts.map((draft, d) => ({ ...draft, text: words[d]!.text }));
 }
 
 const HANGUL = /[\uac00-\ud7af]/u;
@@ -392,13 +410,19 @@ function weightOf(draft: Draft): number {
   }
 }
 
-function finalise(drafts: Draft[], nameClass: NameClass, hangul: boolean): NameToken[] {
+function finalise(
+  drafts: Draft[],
+  nameClass: NameClass,
+  hangul: boolean,
+  koreanReading: Draft[] | undefined,
+): NameToken[] {
   const tokens: NameToken[] = [];
   const seen = new Set<string>();
   const generations = lineageGenerations(drafts, nameClass);
   const sinoKeys = chineseSyllableKeys(drafts, nameClass);
-  const koreanKeys = syllableKeys(drafts, nameClass, koreanKey);
-  const koreanOrigin = hangul ? 'H' : 'L';
+  const koreanKeys = syllableKeys(koreanReading ?? drafts, nameClass, koreanKey);
+  // Han characters read as Korean compare with Latin spellings, as Hangul does.
+  const koreanOrigin = hangul || koreanReading ? 'H' : 'L';
   for (let d = 0; d < drafts.length && tokens.length < MAX_TOKENS; d++) {
     const draft = drafts[d]!;
     // A part written twice is kept but marked: "Shoigu Shoigu Sergey" is Sergey Shoigu, while in

@@ -99,6 +99,21 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('김현규', 'Kim Hyon-gyu')).toBe(true);
   });
 
+  it('matches Korean names written in Hanja with their McCune-Reischauer spellings', () => {
+    expect(match('金正恩', 'Kim Jong Un')).toBe(true);
+    expect(match('崔龍海', 'Choe Ryong Hae')).toBe(true);
+    // 金 is Kim as a family name; read as the word for gold (금, Kum) the name would not match.
+    expect(match('金正日', 'Kim Jong Il')).toBe(true);
+    // The Korean reading is one more reading of the characters: the pinyin one still matches.
+    expect(match('习近平', 'Xi Jinping')).toBe(true);
+    // Another given name is another person, Kim or not.
+    expect(match('金平', 'Kim Jong Un')).toBe(false);
+    // Only names that start with a Korean family name, as Korea writes it, are read as Korean: the
+    // simplified 张 is mainland Chinese (张成泽 is Zhang Chengze).
+    expect(match('張成澤', 'Jang Song Taek')).toBe(true);
+    expect(match('张成泽', 'Jang Song Taek')).toBe(false);
+  });
+
   it('keeps names that only share a consonant or two apart', () => {
     expect(match('مروان عيسى', 'Marianne Aas')).toBe(false);
     expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);
