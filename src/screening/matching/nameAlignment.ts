@@ -392,137 +392,117 @@ function addMergedEdges(
     if ((token.role !== 'word' && token.role !== 'patronymic') || token.text.length < 4) continue;
     const tokenDoubled = doubledLetters(token.text);
     let tokenReadings: readonly string[] | undefined;
-    for (const run of gluedRuns(runs)) {
-      const { start, end, length: joinedLength } = run;
-      const joins = end - start;
-      const length = Math.max(joinedLength, token.text.length);
-      const budget = editBudget(length, fuzz.budgetFactor) - joins * NAME_RULES.mergeCost;
-      let score = 0;
-      if (
-        budget >= 0 &&
-        distanceLowerBound(
-          run.letters,
-          token.letters,
-          joinedLength,
-          token.text.length,
-          run.doubled,
-          tokenDoubled,
-        ) <= budget
-      ) {
-        const cost = weightedDistance(run.text, token.text, budget);
-        if (cost <= budget) score = 1 - (cost + joins * NAME_RULES.mergeCost) / length;
-      }
-      // "Tse-tung" / "Zedong": the same Chinese syllables, split and romanised differently.
-      if (
-        token.sino !== '' &&
-        score < TOKEN_SCORES.romanisation &&
-        joinedSino(runs, start, end) === token.sino
-      ) {
-        score = TOKEN_SCORES.romanisation;
-      }
-      // "bongju" / "Pong-ju": the same Korean syllables, joined on one side. The parts' keys joined,
-      // or the key of the joined text, which splits the syllables as the whole word does
-      // (hyeongyu: hyeong-yu, where the parts say Hyon-gyu).
-      if (
-        token.korean !== '' &&
-        score < TOKEN_SCORES.romanisation &&
-        (sameKoreanSyllables(token.korean, joinedKorean(runs, start, end)) ||
-          sameKoreanSyllables(token.korean, joinedTextKorean(runs, start, end)))
-      ) {
-        score = TOKEN_SCORES.romanisation;
-      }
-      // "عبدالغفور" / "Abd al-Ghafur": a compound one side writes as one word and the other in parts
-      // meets on the skeleton of the joined parts. The article inside the run is left free: the
-      // other side's own article may align with it ("al-" is dropped once repeated in a name).
-      // The joined word may also have the article assimilated, as Latin writes the one word
-      // ("Jalaluddin" / "Jalal al-Din"): then the parts meet it without their article.
-      let articleFree = false;
-      if (token.abjad !== runs[start]!.abjad && score < TOKEN_SCORES.scriptFactor) {
-        for (const withArticle of [true, false]) {
-          const parts = withArticle ? joins + 1 : partsBesidesArticle(runs, start, end);
-          if (!withArticle && parts === joins + 1) continue;
-          // Each side read every way its letters are written (آخوند زاده / AKHUNZADA: ه as a).
-          for (const skeleton of runReadings(run, runs, withArticle)) {
-            tokenReadings ??= compoundReadings(token);
-            if (skeleton.length < 3 || !tokenReadings.includes(skeleton)) continue;
-            const joined =
-              TOKEN_SCORES.scriptFactor * (1 - ((parts - 1) * NAME_RULES.mergeCost) / skeleton.length);
-            if (joined > score) {
-              score = joined;
-              articleFree = true;
+    for (let start = 0; start < runs.length - 1; start++) {
+      let joinedLength = runs[start]!.text.length;
+      let joinedLetters = runs[start]!.letters;
+      let joinedDoubled = doubledLetters(runs[start]!.text);
+      for (let end = start + 1; end < runs.length && end < start + 3; end++) {
+        const last = runs[end - 1]!.text;
+        const next = runs[end]!.text;
+        // The letter joining two parts may repeat the one before it, as inside a part.
+        joinedDoubled +=
+          doubledLetters(next) +
+          ((last.charCodeAt(last.length - 1) & 127) === (next.charCodeAt(0) & 127) ? 1 : 0);
+        joinedLength += next.length;
+        joinedLetters |= runs[end]!.letters;
+        const joins = end - start;
+        const length = Math.max(joinedLength, token.text.length);
+        const budget = editBudget(length, fuzz.budgetFactor) - joins * NAME_RULES.mergeCost;
+        let score = 0;
+        if (
+          budget >= 0 &&
+          distanceLowerBound(
+            joinedLetters,
+            token.letters,
+            joinedLength,
+            token.text.length,
+            joinedDoubled,
+            tokenDoubled,
+          ) <= budget
+        ) {
+          const cost = weightedDistance(joinedText(runs, start, end), token.text, budget);
+          if (cost <= budget) score = 1 - (cost + joins * NAME_RULES.mergeCost) / length;
+        }
+        // "Tse-tung" / "Zedong": the same Chinese syllables, split and romanised differently.
+        if (
+          token.sino !== '' &&
+          score < TOKEN_SCORES.romanisation &&
+          joinedSino(runs, start, end) === token.sino
+        ) {
+          score = TOKEN_SCORES.romanisation;
+        }
+        // "bongju" / "Pong-ju": the same Korean syllables, joined on one side. The parts' keys joined,
+        // or the key of the joined text, which splits the syllables as the whole word does
+        // (hyeongyu: hyeong-yu, where the parts say Hyon-gyu).
+        if (
+          token.korean !== '' &&
+          score < TOKEN_SCORES.romanisation &&
+          (sameKoreanSyllables(token.korean, joinedKorean(runs, start, end)) ||
+            sameKoreanSyllables(token.korean, joinedTextKorean(runs, start, end)))
+        ) {
+          score = TOKEN_SCORES.romanisation;
+        }
+        // "عبدالغفور" / "Abd al-Ghafur": a compound one side writes as one word and the other in parts
+        // meets on the skeleton of the joined parts. The article inside the run is left free: the
+        // other side's own article may align with it ("al-" is dropped once repeated in a name).
+        // The joined word may also have the article assimilated, as Latin writes the one word
+        // ("Jalaluddin" / "Jalal al-Din"): then the parts meet it without their article.
+        let articleFree = false;
+        if (token.abjad !== runs[start]!.abjad && score < TOKEN_SCORES.scriptFactor) {
+          for (const withArticle of [true, false]) {
+            const parts = withArticle ? joins + 1 : partsBesidesArticle(runs, start, end);
+            if (!withArticle && parts === joins + 1) continue;
+            // Each side read every way its letters are written (آخوند زاده / AKHUNZADA: ه as a).
+            for (const skeleton of runReadings(runs, start, end, withArticle)) {
+              tokenReadings ??= compoundReadings(token);
+              if (skeleton.length < 3 || !tokenReadings.includes(skeleton)) continue;
+              const joined =
+                TOKEN_SCORES.scriptFactor * (1 - ((parts - 1) * NAME_RULES.mergeCost) / skeleton.length);
+              if (joined > score) {
+                score = joined;
+                articleFree = true;
+              }
             }
           }
         }
+        if (score < NAME_RULES.minimumMergedScore) continue;
+        let weight = token.weight;
+        let mask = 0;
+        for (let k = start; k <= end; k++) {
+          if (articleFree && runs[k]!.role === 'particle') continue;
+          weight = Math.max(weight, runs[k]!.weight);
+          mask |= 1 << k;
+        }
+        if (singleIsCandidate) pushEdge(score, weight, mask, 1 << s, 'merged');
+        else pushEdge(score, weight, 1 << s, mask, 'merged');
       }
-      if (score < NAME_RULES.minimumMergedScore) continue;
-      let weight = token.weight;
-      let mask = 0;
-      for (let k = start; k <= end; k++) {
-        if (articleFree && runs[k]!.role === 'particle') continue;
-        weight = Math.max(weight, runs[k]!.weight);
-        mask |= 1 << k;
-      }
-      if (singleIsCandidate) pushEdge(score, weight, mask, 1 << s, 'merged');
-      else pushEdge(score, weight, 1 << s, mask, 'merged');
     }
   }
-}
-
-/** Two or three neighbouring parts of one name read as one word (addMergedEdges). */
-interface GluedRun {
-  start: number;
-  end: number;
-  text: string;
-  length: number;
-  letters: number;
-  /** Doubled letters, counting a joint where the next part starts with the letter the last ended with. */
-  doubled: number;
-  /** Skeleton readings with the run's article and without it, worked out when first asked for. */
-  readings: [(readonly string[])?, (readonly string[])?];
 }
 
 /**
- * The glued runs of a name's parts: a property of one name, asked for once per part of every name
- * it is compared with, so kept with the parts (a name's token array is not changed once made).
+ * The skeleton readings of a glued run (runs[start..end], with or without its article): a property
+ * of one name's parts, asked for once per part of every name of the other script it is compared
+ * with, so kept with the parts (a name's token array is not changed once made). Only runs met
+ * across scripts get here, so a Latin-only comparison allocates nothing for it.
  */
-function gluedRuns(runs: NameToken[]): readonly GluedRun[] {
-  const found = gluedRunsOf.get(runs);
-  if (found) return found;
-  const made: GluedRun[] = [];
-  for (let start = 0; start < runs.length - 1; start++) {
-    let length = runs[start]!.text.length;
-    let letters = runs[start]!.letters;
-    let doubled = doubledLetters(runs[start]!.text);
-    for (let end = start + 1; end < runs.length && end < start + 3; end++) {
-      const last = runs[end - 1]!.text;
-      const next = runs[end]!.text;
-      // The letter joining two parts may repeat the one before it, as inside a part.
-      doubled +=
-        doubledLetters(next) +
-        ((last.charCodeAt(last.length - 1) & 127) === (next.charCodeAt(0) & 127) ? 1 : 0);
-      length += next.length;
-      letters |= runs[end]!.letters;
-      made.push({ start, end, text: joinedText(runs, start, end), length, letters, doubled, readings: [] });
-    }
-  }
-  gluedRunsOf.set(runs, made);
-  return made;
-}
-
-const gluedRunsOf = new WeakMap<NameToken[], readonly GluedRun[]>();
-
-function runReadings(run: GluedRun, runs: NameToken[], withArticle: boolean): readonly string[] {
-  const slot = withArticle ? 0 : 1;
-  let readings = run.readings[slot];
+function runReadings(runs: NameToken[], start: number, end: number, withArticle: boolean): readonly string[] {
+  let readings = gluedRunReadings.get(runs);
   if (!readings) {
-    readings = textSkeletonReadings(
-      joinedText(runs, run.start, run.end, withArticle),
-      runs[run.start]!.abjad,
-    );
-    run.readings[slot] = readings;
+    readings = [];
+    gluedRunReadings.set(runs, readings);
   }
-  return readings;
+  // Runs join at most three parts (end < start + 3).
+  const slot = (start * 3 + (end - start)) * 2 + (withArticle ? 1 : 0);
+  let found = readings[slot];
+  if (!found) {
+    found = textSkeletonReadings(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
+    readings[slot] = found;
+  }
+  return found;
 }
+
+const gluedRunReadings = new WeakMap<NameToken[], (readonly string[])[]>();
 
 /**
  * Two parts split at another place on each side ("Myongc-hin" / "Myong-chin"): adjacent pairs
