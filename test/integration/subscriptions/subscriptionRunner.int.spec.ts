@@ -417,13 +417,24 @@ describe('subscription runner', () => {
     }
   });
 
-  it('runs over the real EventStoreDB client, against the protocol-level fake server', async () => {
+  /** The adapter over the real client against a protocol-level fake server, closed after `test`. */
+  async function overProtocolFake(
+    pollIntervalMs: number,
+    test: (esdbStore: EventStore, server: EsdbProtocolFake) => Promise<void>,
+  ): Promise<void> {
     const server = await EsdbProtocolFake.start();
-    const esdbStore = createEsdbEventStore({
-      connectionString: server.connectionString,
-      pollIntervalMs: 3_600_000,
-    });
+    const esdbStore = createEsdbEventStore({ connectionString: server.connectionString, pollIntervalMs });
     try {
+      await test(esdbStore, server);
+    } finally {
+      await Promise.all(runners.splice(0).map((created) => created.stop()));
+      await esdbStore.close();
+      await server.stop();
+    }
+  }
+
+  it('runs over the real EventStoreDB client, against the protocol-level fake server', async () => {
+    await overProtocolFake(3_600_000, async (esdbStore, server) => {
       const category = uniqueCategory();
       const id = `real-${category}`;
       const events = await appendEvents(esdbStore, category, 25);
@@ -439,21 +450,12 @@ describe('subscription runner', () => {
       );
       expect((await loadCheckpoint(db.pool, id))?.store).toEqual(await esdbStore.identity());
       expect(server.calls.batchAppend).toBe(0);
-    } finally {
-      await Promise.all(runners.splice(0).map((created) => created.stop()));
-      await esdbStore.close();
-      await server.stop();
-    }
+    });
   });
 
   it('goes on over the real client after the server restarts under it: nothing lost, nothing twice', async () => {
-    const server = await EsdbProtocolFake.start();
     // A short fallback poll: a doorbell cut by the restart only delays the next read until it.
-    const esdbStore = createEsdbEventStore({
-      connectionString: server.connectionString,
-      pollIntervalMs: 100,
-    });
-    try {
+    await overProtocolFake(100, async (esdbStore, server) => {
       const category = uniqueCategory();
       const id = `restarted-${category}`;
       const before = await appendEvents(esdbStore, category, 10);
@@ -473,11 +475,7 @@ describe('subscription runner', () => {
       const seen = await seenTimes(db.pool, id);
       expect(seen.size).toBe(11);
       expect([...seen.values()].every((times) => times === 1)).toBe(true);
-    } finally {
-      await Promise.all(runners.splice(0).map((created) => created.stop()));
-      await esdbStore.close();
-      await server.stop();
-    }
+    });
   });
 
   describe('checkpoints name their store', () => {
