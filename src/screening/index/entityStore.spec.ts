@@ -1,25 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { listedParty } from '../../../test/support/listedEntities.js';
 import type { EntityName, ListedEntity } from '../model/listedEntity.js';
 import { EntityStoreBuilder } from './entityStore.js';
 
 let serial = 0;
 function listed(fields: Partial<ListedEntity> = {}): ListedEntity {
   serial++;
-  return {
-    id: `test:${serial}`,
-    kind: 'person',
-    names: [{ full: `Person ${serial}`, kind: 'primary' }],
-    birthDates: [],
-    countries: [],
-    nationalities: [],
-    identifiers: [],
-    topics: ['sanction'],
-    datasets: ['test'],
+  return listedParty(`test:${serial}`, [`Person ${serial}`], {
     sources: [{ name: 'Test list', url: null, dataset: 'test', priority: 1 }],
-    programs: [],
     sourceRecordRef: `ref-${serial}`,
     ...fields,
-  };
+  });
 }
 
 const name = (full: string, kind: EntityName['kind'] = 'primary'): EntityName => ({ full, kind });

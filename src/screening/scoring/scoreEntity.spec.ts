@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { listedParty } from '../../../test/support/listedEntities.js';
 import { prepareName } from '../matching/preparedName.js';
 import type { Fuzziness } from '../matching/tokenSimilarity.js';
 import type { EntityIdentifier, EntityKind, EntityName, ListedEntity } from '../model/listedEntity.js';
@@ -20,21 +21,12 @@ function listed(
   fields: Partial<Omit<ListedEntity, 'names'>> & { names?: (string | EntityName)[] } = {},
 ): ListedEntity {
   const { names = ['Viktor Yanukovych'], ...rest } = fields;
-  return {
-    id: 'test:1',
-    kind: 'person',
+  return listedParty('test:1', [], {
     names: names.map((name) => (typeof name === 'string' ? { full: name, kind: 'primary' } : name)),
-    birthDates: [],
-    countries: [],
-    nationalities: [],
-    identifiers: [],
-    topics: ['sanction'],
-    datasets: ['test'],
     sources: [],
-    programs: [],
     sourceRecordRef: 'test-1',
     ...rest,
-  };
+  });
 }
 
 function subject(name: string, fields: Partial<ScreeningSubject> = {}): PreparedSubject {
