@@ -12,7 +12,12 @@ import { createRequire } from 'node:module';
  * (Ri, Rim, Ryu) and most Korean names on sanctions lists are North Korean.
  */
 const require = createRequire(import.meta.url);
-const READINGS = require('hanja/lib/data/hanjaeum.json') as Readonly<Record<string, string>>;
+let readings: Readonly<Record<string, string>> | undefined;
+/** The table (half a megabyte of JSON), read when the first name in Han characters needs it, not at start-up. */
+function readingsTable(): Readonly<Record<string, string>> {
+  readings ??= require('hanja/lib/data/hanjaeum.json') as Readonly<Record<string, string>>;
+  return readings;
+}
 
 /** Characters read otherwise as a family name: 金 is 금 (gold) in words and 김 (Kim) as a surname. */
 const FAMILY_READINGS: Readonly<Record<string, string>> = { 金: '김' };
@@ -49,6 +54,7 @@ export function startsWithKoreanFamilyName(text: string): boolean {
  * name when `familyFirst`; undefined when a character has no reading.
  */
 export function hanjaReading(text: string, familyFirst: boolean): string | undefined {
+  const table = readingsTable();
   let reading = '';
   let first = familyFirst;
   for (const char of text) {
@@ -56,7 +62,7 @@ export function hanjaReading(text: string, familyFirst: boolean): string | undef
       reading += char;
       continue;
     }
-    const syllable = (first ? FAMILY_READINGS[char] : undefined) ?? READINGS[char];
+    const syllable = (first ? FAMILY_READINGS[char] : undefined) ?? table[char];
     if (syllable === undefined) return undefined;
     reading += syllable;
     first = false;
