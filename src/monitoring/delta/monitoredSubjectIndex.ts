@@ -23,6 +23,7 @@ import {
   scoreEntity,
   scoreNames,
 } from '../../screening/scoring/scoreEntity.js';
+import { MAX_EVIDENCE_GAIN, nameOnlyScore } from '../../screening/scoring/scoreWeights.js';
 
 /**
  * Reverse screening: given a listed entity that changed, which monitored subjects can it match?
@@ -48,13 +49,19 @@ import {
  *    text; identifiers under the same normalised values. It applies none of the forward search's
  *    limits (which only ever drop candidates): no rarity rule for the common half of a name, no
  *    cap on 3-gram neighbours, terms per part or candidate names.
- * 3. The forward score of E is `scoreEntity` over the names of E that had evidence, and E is
- *    returned only at or above the threshold. `scoreNames` is the best of the names it is given,
- *    so over a subset of E's names it is at most its value over all of them; and the combined
- *    score is non-decreasing in the name score (a weighted sum plus other evidence, clamped, with
- *    the identifier floor a maximum). So the direct score of S against E over ALL E's names is at
- *    least the forward one, and keeping a pair whose direct score reaches the threshold keeps
- *    every pair the forward search can return. (The index scores with facts rebuilt from its
+ * 3. The forward score of E is `scoreEntity` over the names of E that had evidence (some query
+ *    part of S reached one of the name's terms, by a route of step 2; the forward search keeps
+ *    the best-evidenced of them), and E is returned only at or above the threshold. The reverse
+ *    search scores E over every name of E one of whose searchable parts reaches S by those routes:
+ *    a superset of the forward names. `scoreNames` is the best of the names it is given, so over
+ *    a subset it is at most its value over the superset; and the combined score is
+ *    non-decreasing in the name score (a weighted sum plus other evidence, clamped, with the
+ *    identifier floor a maximum). So the direct score over the reached names is at least the
+ *    forward one, and keeping a pair whose direct score reaches the threshold keeps every pair the
+ *    forward search can return. A name score that cannot reach the threshold even with every
+ *    other piece of evidence agreeing is dropped before the rest is scored, as the forward search
+ *    drops it; a subject holding one of E's identifiers is scored over all of E's names, as the
+ *    forward search scores an identifier holder. (The index scores with facts rebuilt from its
  *    compact arrays, birth dates packed and unpacked; those are E's own values, which is what the
  *    direct score reads.)
  *
@@ -63,7 +70,9 @@ import {
  * names) is a candidate too, which is what re-screening in full then settles.
  *
  * Cost: subjects sharing a name and kind share one name score; a part's confirmations are
- * cached per distinct entity part and fuzziness.
+ * cached per distinct entity part and fuzziness; a name group is compared only with the names of
+ * E that reach it (a UN party has a dozen aliases; a common given name reaches a group through one
+ * of them).
  *
  * The index is kept up to date rather than rebuilt (delta/monitoredSubjects.ts): `add` a subject,
  * `remove` one (its slot is only marked, and skipped), `add` a key again to replace its subject.
@@ -282,12 +291,15 @@ export class MonitoredSubjectIndex {
       if (score.score >= profile.threshold && score.score > 0) keep.add(subjectId);
     };
 
-    for (const group of this.groupsReached(names, profile.fuzziness)) {
+    for (const [group, reachedBy] of this.groupsReached(names, profile.fuzziness)) {
       const { prepared, kind, members } = this.groups[group]!;
       if (!kindsCompatible(kind, entity.kind)) continue;
       if (members.every((subjectId) => this.removed.has(subjectId))) continue;
-      const nameMatch = scoreNames(prepared, entity.kind, names, profile.fuzziness);
-      for (const subjectId of members) consider(subjectId, nameMatch);
+      const evidenced = reachedBy.length === names.length ? names : reachedBy.map((i) => names[i]!);
+      const nameMatch = scoreNames(prepared, entity.kind, evidenced, profile.fuzziness);
+      if (nameOnlyScore(nameMatch.nameScore) + MAX_EVIDENCE_GAIN < profile.threshold) continue;
+      const matched = { ...nameMatch, nameIndex: reachedBy[nameMatch.nameIndex] ?? 0 };
+      for (const subjectId of members) consider(subjectId, matched);
     }
     for (const identifier of entity.identifiers) {
       const value = normaliseIdentifierValue(identifier.value, identifier.scheme);
@@ -302,29 +314,45 @@ export class MonitoredSubjectIndex {
     return [...keep].sort((a, b) => a - b).map((id) => this.subjects[id]!.key);
   }
 
-  /** The name groups any searchable part of any of the names reaches. */
-  private groupsReached(names: readonly PreparedName[], fuzziness: Fuzziness): Set<number> {
-    const groups = new Set<number>();
-    const seen = new Set<string>();
-    for (const name of names) {
-      for (const token of name.tokens) {
+  /**
+   * The name groups any searchable part of any of the names reaches, each with the names (indices,
+   * ascending) that reach it: the names the forward search can find evidence for.
+   */
+  private groupsReached(names: readonly PreparedName[], fuzziness: Fuzziness): Map<number, number[]> {
+    const reached = new Map<number, number[]>();
+    const byIdentity = new Map<string, readonly number[]>();
+    for (let nameIndex = 0; nameIndex < names.length; nameIndex++) {
+      for (const token of names[nameIndex]!.tokens) {
         if (!isSearchablePart(token)) continue;
         const identity = comparisonIdentity(token);
-        if (seen.has(identity)) continue;
-        seen.add(identity);
-        for (const part of this.partsMatching(token, identity, fuzziness)) {
-          for (const group of this.parts[part]!.groups) groups.add(group);
+        let groups = byIdentity.get(identity);
+        if (groups === undefined) {
+          groups = this.groupsOfTerm(token, identity, fuzziness);
+          byIdentity.set(identity, groups);
         }
-        for (const group of this.byJoined.get(token.text)) groups.add(group);
-        for (const group of this.byHalf.get(token.text)) groups.add(group);
-        // The forward lookup finds a term listed under any of its readings (TermDictionary).
-        for (const reading of skeletonReadings(token)) {
-          for (const group of this.byGluedSkeleton.get(`${token.abjad ? 'a' : 'l'}${reading}`))
-            groups.add(group);
+        for (const group of groups) {
+          const list = reached.get(group);
+          if (list === undefined) reached.set(group, [nameIndex]);
+          else if (list[list.length - 1] !== nameIndex) list.push(nameIndex);
         }
       }
     }
-    return groups;
+    return reached;
+  }
+
+  /** The name groups one term of a listed name reaches, by every route. */
+  private groupsOfTerm(token: NameToken, identity: string, fuzziness: Fuzziness): number[] {
+    const groups = new Set<number>();
+    for (const part of this.partsMatching(token, identity, fuzziness)) {
+      for (const group of this.parts[part]!.groups) groups.add(group);
+    }
+    for (const group of this.byJoined.get(token.text)) groups.add(group);
+    for (const group of this.byHalf.get(token.text)) groups.add(group);
+    // The forward lookup finds a term listed under any of its readings (TermDictionary).
+    for (const reading of skeletonReadings(token)) {
+      for (const group of this.byGluedSkeleton.get(`${token.abjad ? 'a' : 'l'}${reading}`)) groups.add(group);
+    }
+    return [...groups];
   }
 
   /**
