@@ -65,8 +65,8 @@ export async function sweepSnapshot(
     unqueued.push(id);
   };
   let queued = 0;
-  // The runs found so far are queued between slices of the search, so the workers run them while
-  // it goes on: a large change's runs then take the time of the longer of the two, not of both.
+  // The runs found so far are queued between slices of the search, so the workers (of this process
+  // and of the others) run them while it goes on.
   // A run has one id per configuration and list version, however often it is queued (a sweep
   // taken over after a crash queues its runs again).
   const queueFound = async () => {
@@ -89,19 +89,19 @@ export async function sweepSnapshot(
       built = performance.now();
       // No subject to find (a first list version, before any enrollment): nothing to prepare.
       if (index.size === 0) return 0;
-      await inSlices(
-        touched,
-        (entity) => {
-          for (const key of index.candidatesFor(entity, profile)) affect(key);
+      function* search() {
+        for (const entity of touched) {
+          for (const key of yield* index.candidateSteps(entity, profile)) affect(key);
+          yield;
+        }
+      }
+      await inSlices(search(), {
+        ...options.slices,
+        yieldNow: async () => {
+          await queueFound();
+          await yieldToEventLoop();
         },
-        {
-          ...options.slices,
-          yieldNow: async () => {
-            await queueFound();
-            await yieldToEventLoop();
-          },
-        },
-      );
+      });
       return index.size;
     });
   }
@@ -134,21 +134,21 @@ export async function sweepSnapshot(
 export const SEARCH_SLICE_MS = 20;
 
 /**
- * Calls `each` for every item, yielding to the event loop whenever a stretch of calls has taken
- * `sliceMs`: searching a large change takes seconds, which would otherwise stall everything else
- * the process does (the other workers' runs, and in role `all` the checks and projections).
+ * Takes the steps one after another, yielding to the event loop whenever a stretch of them has
+ * taken `sliceMs`: searching a large change takes seconds, which would otherwise stall everything
+ * else the process does (the other workers' runs, and in the `work` role the checks, projections
+ * and webhook deliveries). A step is short (a party's search is cut in steps of a few dozen name
+ * groups), so no stretch runs much past the slice.
  */
-export async function inSlices<T>(
-  items: readonly T[],
-  each: (item: T) => void,
+export async function inSlices(
+  steps: Iterable<unknown>,
   options: { sliceMs?: number; now?: () => number; yieldNow?: () => Promise<void> } = {},
 ): Promise<void> {
   const sliceMs = options.sliceMs ?? SEARCH_SLICE_MS;
   const now = options.now ?? (() => performance.now());
   const yieldNow = options.yieldNow ?? (() => yieldToEventLoop());
   let sliceStart = now();
-  for (const item of items) {
-    each(item);
+  for (const _ of steps) {
     if (now() - sliceStart >= sliceMs) {
       await yieldNow();
       sliceStart = now();

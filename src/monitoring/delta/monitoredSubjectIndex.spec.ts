@@ -28,6 +28,26 @@ const index = MonitoredSubjectIndex.build([
 ]);
 
 describe('MonitoredSubjectIndex', () => {
+  it('searches in steps of a few dozen name groups, with the same candidates as in one go', () => {
+    // 300 name groups reached by the party: 150 near matches, 150 sharing only the given name.
+    const many = MonitoredSubjectIndex.build(
+      Array.from({ length: 300 }, (_, i) =>
+        monitored(`s${i}`, i % 2 === 0 ? `Viktor Bout ${'x'.repeat(1 + (i % 7))}${i}` : `Viktor Other${i}`),
+      ),
+    );
+    const bout = listedParty('test:1', ['Viktor BOUT']);
+    const steps = many.candidateSteps(bout, defaultProfile());
+    let taken = 0;
+    let step = steps.next();
+    while (!step.done) {
+      taken++;
+      step = steps.next();
+    }
+    expect(taken).toBeGreaterThanOrEqual(4);
+    expect(step.value).toEqual(many.candidatesFor(bout, defaultProfile()));
+    expect(step.value.length).toBeGreaterThan(0);
+  });
+
   it('finds the subjects an entity matches by name, spelling, order and alias, for their check types and kinds only', () => {
     const bout = listedParty('test:1', ['Viktor BOUT', 'Victor Anatolyevich BUT']);
     expect(index.candidatesFor(bout, defaultProfile())).toEqual(['exact', 'typo', 'swapped', 'alias-only']);
