@@ -175,7 +175,6 @@ export function startMonitoring(options: MonitoringOptions): Monitoring {
           previousSnapshotId: (claim.row.previous_snapshot_id as string | null) ?? null,
         },
         subjects,
-        { onQueued: () => wakeups.ring() },
       );
       await pool.query('UPDATE monitoring_sweeps SET stats = $2 WHERE snapshot_id = $1', [claim.key, stats]);
       await markDone(pool, SWEEP_QUEUE, claim);

@@ -36,7 +36,7 @@ export interface SweepStats {
   indexBuildMs: number;
   /** The reverse screening of the added and changed parties. */
   searchMs: number;
-  /** Configs observing a touched party, configs skipped before, and queueing the runs not queued during the search. */
+  /** Configs observing a touched party, configs skipped before, and queueing the runs. */
   queueMs: number;
 }
 
@@ -44,12 +44,6 @@ export async function sweepSnapshot(
   pool: pg.Pool,
   sweep: { snapshotId: string; previousSnapshotId: string | null },
   subjects: MonitoredSubjects,
-  options: {
-    /** Runs were queued: the workers may start on them (the sweep goes on meanwhile). */
-    onQueued?: () => void;
-    /** How the search is sliced (tests drive the clock). */
-    slices?: { sliceMs?: number; now?: () => number };
-  } = {},
 ): Promise<SweepStats> {
   const began = performance.now();
   const diff = await diffSnapshots(pool, sweep.previousSnapshotId, sweep.snapshotId);
@@ -57,30 +51,9 @@ export async function sweepSnapshot(
   const touched = [...diff.added, ...diff.changed.map((change) => change.current)];
   const touchedIds = [...touched.map((entity) => entity.id), ...diff.removed.map((entity) => entity.id)];
 
-  const affected = new Set<string>();
-  let unqueued: string[] = [];
-  const affect = (id: string) => {
-    if (affected.has(id)) return;
-    affected.add(id);
-    unqueued.push(id);
-  };
-  let queued = 0;
-  // The runs found so far are queued between slices of the search, so the workers (of this process
-  // and of the others) run them while it goes on.
-  // A run has one id per configuration and list version, however often it is queued (a sweep
-  // taken over after a crash queues its runs again).
-  const queueFound = async () => {
-    if (unqueued.length === 0) return;
-    const runs = unqueued.map((id) =>
-      queuedRun(id, { kind: 'snapshot', snapshotIds: [sweep.snapshotId] }, `snapshot:${sweep.snapshotId}`),
-    );
-    unqueued = [];
-    for (let i = 0; i < runs.length; i += 1000) queued += await insertRuns(pool, runs.slice(i, i + 1000));
-    options.onQueued?.();
-  };
-
   // Only an added or changed party can match a subject it did not match before: a version that
   // only removes parties (a delisting day) needs no reverse screening.
+  const affected = new Set<string>();
   let activeConfigs = 0;
   let built = performance.now();
   if (touched.length > 0) {
@@ -91,27 +64,26 @@ export async function sweepSnapshot(
       if (index.size === 0) return 0;
       function* search() {
         for (const entity of touched) {
-          for (const key of yield* index.candidateSteps(entity, profile)) affect(key);
+          for (const key of yield* index.candidateSteps(entity, profile)) affected.add(key);
           yield;
         }
       }
-      await inSlices(search(), {
-        ...options.slices,
-        yieldNow: async () => {
-          await queueFound();
-          await yieldToEventLoop();
-        },
-      });
+      await inSlices(search());
       return index.size;
     });
   }
   const byReverseIndex = affected.size;
   const searched = performance.now();
   const observing = await configsObserving(pool, touchedIds);
-  for (const id of observing) affect(id);
+  for (const id of observing) affected.add(id);
   const skipped = await skippedConfigs(pool);
-  for (const id of skipped) affect(id);
-  await queueFound();
+  for (const id of skipped) affected.add(id);
+
+  const runs = [...affected].map((id) =>
+    queuedRun(id, { kind: 'snapshot', snapshotIds: [sweep.snapshotId] }, `snapshot:${sweep.snapshotId}`),
+  );
+  let queued = 0;
+  for (let i = 0; i < runs.length; i += 1000) queued += await insertRuns(pool, runs.slice(i, i + 1000));
   const ended = performance.now();
   return {
     added: diff.added.length,

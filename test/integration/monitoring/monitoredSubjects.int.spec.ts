@@ -6,16 +6,12 @@ import { type RunningProjections, startProjections } from '../../../projections/
 import { SYSTEM_ACTOR } from '../../../src/cases/caseEvents.js';
 import { MonitoredSubjects } from '../../../src/monitoring/delta/monitoredSubjects.js';
 import { monitoringRunId } from '../../../src/monitoring/monitoringReferences.js';
-import { sweepSnapshot } from '../../../src/monitoring/sweep.js';
-import { sourceFormats } from '../../../src/screening/parsers/registry.js';
 import { defaultProfile } from '../../../src/screening/scoring/profiles.js';
-import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
 import { silentLogger } from '../../../src/shared/logger.js';
 import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
 import { listedParty } from '../../support/listedEntities.js';
 import { enrollNewSubject, recordRun, runMonitoringCommand } from '../../support/monitoringBuilders.js';
-import { fixturePath } from '../../support/parsedEntities.js';
 import { fastRunnerOptions } from '../../support/subscriptionFixtures.js';
 import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
 
@@ -161,57 +157,5 @@ describe('MonitoredSubjects', () => {
     expect(await refresh).toBe(1);
     expect(scans).toBe(scansBefore + 1);
     expect((await subjects.current()).size).toBe(sizes[0]! + 1);
-  });
-
-  it('queues the runs a sweep finds between slices of its search, before the search ends', async () => {
-    const deps = { pool: es.db.pool, store: es.store };
-    const load = async (file: string) =>
-      (
-        await loadSnapshot(es.db.pool, {
-          format: sourceFormats['un-xml']!,
-          paths: [fixturePath('un-xml', 'monitoring', file)],
-        })
-      ).snapshot.id;
-    const [v1, v2] = [await load('v1.xml'), await load('v2.xml')];
-    // v2 adds SAMPLE SHIPPING LINE and changes IVAN TESTOV: one subject each.
-    const ship = await enrollNewSubject(deps, where, { name: 'Sample Shipping Line', type: 'company' });
-    const ivan = await enrollNewSubject(deps, where, { name: 'Ivan Testov' });
-    await projected(ship.configId, 'active');
-    await projected(ivan.configId, 'active');
-    // The run inserts the sweep sends, each with the configurations it queues.
-    const inserts: string[][] = [];
-    const recording = Object.create(es.db.pool) as pg.Pool;
-    recording.query = ((...args: Parameters<pg.Pool['query']>) => {
-      if (String(args[0]).includes('INSERT INTO monitoring_jobs')) {
-        const runs = JSON.parse((args[1] as string[])[0]!) as { monitoring_config_id: string }[];
-        inserts.push(runs.map((run) => run.monitoring_config_id));
-      }
-      return (es.db.pool.query as (...a: unknown[]) => unknown)(...args);
-    }) as pg.Pool['query'];
-
-    // Every party searched takes a whole slice: the search yields after each one.
-    let clock = 0;
-    let queueings = 0;
-    const stats = await sweepSnapshot(
-      recording,
-      { snapshotId: v2, previousSnapshotId: v1 },
-      new MonitoredSubjects(es.db.pool),
-      {
-        onQueued: () => {
-          queueings++;
-        },
-        slices: {
-          sliceMs: 20,
-          now: () => {
-            clock += 25;
-            return clock;
-          },
-        },
-      },
-    );
-    expect(stats).toMatchObject({ added: 1, changed: 1, byReverseIndex: 2, queued: 2 });
-    // The party added comes first: its subject's run was queued before the changed one was searched.
-    expect(inserts).toEqual([[ship.configId], [ivan.configId]]);
-    expect(queueings).toBe(2);
   });
 });
