@@ -4,6 +4,7 @@ import { loadCase } from '../cases/caseStream.js';
 import type { IndexManager } from '../checks/indexManager.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { defaultProfile, findProfile } from '../screening/scoring/profiles.js';
+import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
 import type { Clock } from '../shared/clock.js';
 import { subjectCommandHandler } from '../subjects/subjectStream.js';
 import { caseEvidence } from './caseEvidence.js';
@@ -59,7 +60,7 @@ export async function runMonitoringJob(
     const waiting = await notYet(deps, config, job.trigger);
     if (waiting) return waiting;
     const seen = await deps.indexManager.currentSnapshots({ fresh: true });
-    const events = await evaluate(deps, config, job, signal);
+    const events = evaluateRun(await gatherRunInput(deps, config, job, { signal, current: seen }));
     const outcome = await monitoringCommandHandler.handle(
       deps.store,
       monitoringConfigId,
@@ -74,7 +75,7 @@ export async function runMonitoringJob(
     kind = outcome.alreadyApplied ? 'already_recorded' : 'recorded';
     if (kind === 'recorded') await requeueForNewerLists(deps, monitoringConfigId, seen);
   }
-  const followUp = await completeFollowUp(deps, monitoringConfigId, runId);
+  const followUp = await completeFollowUp(deps, monitoringConfigId, runId, state);
   if (followUp) state = followUp.state;
   return {
     kind,
@@ -173,15 +174,6 @@ async function notYet(
   return undefined;
 }
 
-async function evaluate(
-  deps: RunJobDeps,
-  config: MonitoringConfigState,
-  job: { runId: string; trigger: RunTrigger },
-  signal?: AbortSignal,
-) {
-  return evaluateRun(await gatherRunInput(deps, config, job, { signal }));
-}
-
 /** What the subject's cases in the config's group have shown reviewers: the run's evidence. */
 export function evidenceOf(
   deps: Pick<RunJobDeps, 'pool' | 'store'>,
@@ -206,13 +198,18 @@ export async function gatherRunInput(
   deps: RunJobDeps,
   config: MonitoringConfigState,
   job: { runId: string; trigger: RunTrigger },
-  options: { signal?: AbortSignal | undefined; evidence?: CaseEvidence } = {},
+  options: {
+    signal?: AbortSignal | undefined;
+    evidence?: CaseEvidence;
+    /** The current snapshots, when the caller has just read them. */
+    current?: readonly ReadySnapshot[];
+  } = {},
 ): Promise<RunInput> {
   const now = deps.clock();
   const subjectState = (await subjectCommandHandler.load(deps.store, config.subject.subjectReference)).state;
   const subject = subjectState ? monitoredSubject(subjectState) : config.subject;
   const profile = findProfile(config.screeningProfileId) ?? defaultProfile();
-  const current = await deps.indexManager.currentSnapshots({ fresh: true });
+  const current = options.current ?? (await deps.indexManager.currentSnapshots({ fresh: true }));
   const sources = planRun({ config, profile, current, now, staleAfterMs: deps.staleAfterMs });
   const index = sources.ok
     ? (
@@ -238,9 +235,17 @@ export async function gatherRunInput(
 
 /**
  * The follow-up case of the run, if it requested one that is not recorded yet: opened (or found,
- * after a crash) and recorded on the config stream.
+ * after a crash) and recorded on the config stream. `known` is the configuration as read or
+ * recorded after the run: without a follow-up in progress for the run there, none can be (the run
+ * requests it in its own events, and only recording the case ends it), and the stream is not read.
  */
-async function completeFollowUp(deps: RunJobDeps, monitoringConfigId: string, runId: string) {
+async function completeFollowUp(
+  deps: RunJobDeps,
+  monitoringConfigId: string,
+  runId: string,
+  known: MonitoringConfigState,
+) {
+  if (!known.followUpsInProgress[runId]) return undefined;
   const loaded = await monitoringCommandHandler.load(deps.store, monitoringConfigId);
   const config = loaded.state;
   const alertIds = config?.followUpsInProgress[runId];

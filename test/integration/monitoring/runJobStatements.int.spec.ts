@@ -1,0 +1,84 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexManager } from '../../../src/checks/indexManager.js';
+import { type RunJobDeps, runMonitoringJob } from '../../../src/monitoring/runJob.js';
+import { sourceFormats } from '../../../src/screening/parsers/registry.js';
+import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
+import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
+import { enrollNewSubject } from '../../support/monitoringBuilders.js';
+import { fixturePath } from '../../support/parsedEntities.js';
+import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+
+/**
+ * What one run costs the database in the steady state (the screening index built, the process
+ * warm): a run that finds nothing is most of a book's runs (every configuration once a day on the
+ * safety-net schedule), so its statements are counted. They are: the configuration's stream, the
+ * current snapshots, the subject's stream, the subject's cases in the group (the evidence), the
+ * stream again and the append of the run (the command handler), the feed's wake-up after the
+ * append (sent apart from it, coalesced: src/eventStore/postgres/feedNotifier.ts), and the current
+ * snapshots once more after it (a list version that became current meanwhile gets its run queued).
+ * Before 2026-11-28 it took ten: the current snapshots were read twice before the run, and the
+ * stream once more after it to look for a follow-up case the run had not asked for.
+ */
+
+describe('a monitoring run that finds nothing', () => {
+  let es: TestEventStore;
+  let where = { accountId: '', groupId: '' };
+  let indexManager: IndexManager;
+
+  beforeAll(async () => {
+    es = await openTestEventStore();
+    const workspace = await createWorkspace(es.db.pool, { name: 'Run statements' });
+    where = { accountId: workspace.account.id, groupId: workspace.defaultGroup.id };
+    await loadSnapshot(es.db.pool, {
+      format: sourceFormats['un-xml']!,
+      paths: [fixturePath('un-xml', 'monitoring', 'v1.xml')],
+    });
+    indexManager = new IndexManager({ pool: es.db.pool });
+  });
+
+  afterAll(async () => {
+    indexManager?.close();
+    await es?.close();
+  });
+
+  const deps = (): RunJobDeps => ({
+    pool: es.db.pool,
+    store: es.store,
+    indexManager,
+    staleAfterMs: 3650 * 86_400_000,
+    clock: () => new Date(),
+  });
+  const baselineOf = async (name: string) => {
+    const { configId } = await enrollNewSubject({ pool: es.db.pool, store: es.store }, where, { name });
+    return {
+      runId: `run_${configId.slice(4)}`,
+      monitoringConfigId: configId,
+      trigger: { kind: 'enrollment' as const },
+    };
+  };
+
+  it('takes eight statements', async () => {
+    // The first run builds the screening index; the one counted finds the process warm.
+    expect(await runMonitoringJob(deps(), await baselineOf('Maria Nobody'))).toMatchObject({
+      kind: 'recorded',
+    });
+    const job = await baselineOf('Jonas Nobody');
+
+    const statements: string[] = [];
+    const pool = es.db.pool as pg.Pool & { query: (...args: unknown[]) => unknown };
+    const query = pool.query;
+    pool.query = (...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text);
+      statements.push(text);
+      return query.apply(pool, args as never);
+    };
+    try {
+      const outcome = await runMonitoringJob(deps(), job);
+      expect(outcome).toMatchObject({ kind: 'recorded', result: 'no_change', followUpCaseReference: null });
+    } finally {
+      pool.query = query;
+    }
+    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(8);
+  });
+});
