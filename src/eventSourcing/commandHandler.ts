@@ -117,12 +117,18 @@ export interface CommandHandler<State, Event> {
    * far as the append (and then died before answering). Nothing is decided again, and the state is
    * the one that attempt left: the stream folded up to the last of its events, so a retry answers
    * what the first attempt would have answered.
+   *
+   * `read`: the stream as the caller loaded it from the start, to decide on first instead of reading
+   * it again (a caller that read it to prepare the command). An append at its revision proves it
+   * current; when the append fails on a writer since, or the decision is a rejection or no change
+   * (which an older read may get wrong), the stream is read again and the command decided anew.
    */
   handle(
     store: EventStore,
     id: string,
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
+    options?: { read?: LoadedStream<State, Event> },
   ): Promise<HandleOutcome<State, Event>>;
   /**
    * "Already applied": the state an earlier attempt of a request left, when the stream (loaded from
@@ -166,8 +172,9 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     id: string,
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
+    options: { read?: LoadedStream<State, Event> } = {},
   ): Promise<HandleOutcome<State, Event>> {
-    return inStreamTurn(streamName(id), () => handleNow(store, id, decide, eventId));
+    return inStreamTurn(streamName(id), () => handleNow(store, id, decide, eventId, options.read));
   }
 
   async function handleNow(
@@ -175,12 +182,16 @@ export function commandHandler<State, Event extends { type: string; data: unknow
     id: string,
     decide: (state: State) => Decision<Event>,
     eventId: EventIds,
+    read: LoadedStream<State, Event> | undefined,
   ): Promise<HandleOutcome<State, Event>> {
-    for (let racesLost = 0, unknownOutcomes = 0; ; ) {
-      const loaded = await load(store, id);
+    for (let racesLost = 0, unknownOutcomes = 0, first = true; ; first = false) {
+      const loaded = first && read ? read : await load(store, id);
       const asLeft = asLeftBy(loaded, eventId);
       if (asLeft !== undefined) return { ok: true, state: asLeft, appended: [], alreadyApplied: true };
       const decision = decide(loaded.state);
+      // Only an append proves the caller's read current (by its expected revision): a rejection or
+      // a decision to change nothing is taken again on the stream as it is now.
+      if (first && read && (!decision.ok || decision.events.length === 0)) continue;
       if (!decision.ok) return decision;
       if (decision.events.length === 0) {
         return { ok: true, state: loaded.state, appended: [], alreadyApplied: false };

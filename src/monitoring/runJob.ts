@@ -66,6 +66,8 @@ export async function runMonitoringJob(
       monitoringConfigId,
       (current) => decideMonitoring({ type: 'RecordRun', basedOnRevision: config.revision, events }, current),
       runEventId(runId, 'run'),
+      // Decided on the stream read above: a writer since then fails the append, and it is read again.
+      { read: loaded },
     );
     if (!outcome.ok) {
       if (outcome.rejection.code === 'conflict') return { kind: 'later', why: outcome.rejection.message };

@@ -88,6 +88,61 @@ describe('the command handler', () => {
     expect((await es.store.readStream('tally-b')).events).toHaveLength(3);
   });
 
+  describe('on a stream the caller read', () => {
+    /** The store, counting the reads of streams. */
+    function countingReads() {
+      const reads = { count: 0 };
+      const store = Object.assign(Object.create(es.store) as EventStore, {
+        readStream(...args: Parameters<EventStore['readStream']>) {
+          reads.count++;
+          return es.store.readStream(...args);
+        },
+      });
+      return { store, reads };
+    }
+
+    it('decides on it and appends at its revision without reading the stream again', async () => {
+      await handler.handle(es.store, 'r1', add(1), requestIds());
+      const read = await handler.load(es.store, 'r1');
+      const { store, reads } = countingReads();
+      const outcome = await handler.handle(store, 'r1', add(2), requestIds(), { read });
+      expect(outcome).toMatchObject({ ok: true, state: { total: 3, additions: 2 } });
+      expect(reads.count).toBe(0);
+    });
+
+    it('reads again and decides anew when another writer appended since', async () => {
+      const read = await handler.load(es.store, 'r2');
+      await handler.handle(es.store, 'r2', add(10), requestIds());
+      const seen: number[] = [];
+      const outcome = await handler.handle(
+        es.store,
+        'r2',
+        (state) => {
+          seen.push(state.total);
+          return add(1)(state);
+        },
+        requestIds(),
+        { read },
+      );
+      expect(seen).toEqual([0, 10]);
+      expect(outcome).toMatchObject({ ok: true, state: { total: 11, additions: 2 } });
+    });
+
+    it('takes a rejection or no change only from the stream as it is now', async () => {
+      const read = await handler.load(es.store, 'r3');
+      await handler.handle(es.store, 'r3', add(5), requestIds());
+      // Rejects an empty tally: the old read says empty, the stream says otherwise.
+      const unlessTallied = (state: Tally): Decision<TallyEvent> =>
+        state.total === 0 ? reject('conflict', 'nothing tallied yet') : add(1)(state);
+      const outcome = await handler.handle(es.store, 'r3', unlessTallied, requestIds(), { read });
+      expect(outcome).toMatchObject({ ok: true, state: { total: 6 } });
+      const nothing = await handler.handle(es.store, 'r3', () => accept(), requestIds(), {
+        read: await handler.load(es.store, 'r3'),
+      });
+      expect(nothing).toMatchObject({ ok: true, state: { total: 6 }, appended: [] });
+    });
+  });
+
   it('appends nothing for a rejection or an empty decision', async () => {
     const refused = await handler.handle(es.store, 'c', () => reject('conflict', 'no'), requestIds());
     expect(refused).toEqual({ ok: false, rejection: { code: 'conflict', message: 'no' } });
