@@ -273,6 +273,7 @@ async function completeFollowUp(
         state,
       ),
     runEventId(runId, 'follow-up-recorded'),
+    { read: loaded },
   );
   if (!recorded.ok || !recorded.state) throw new Error(`recording the follow-up case of run ${runId} failed`);
   return { state: recorded.state, caseReference: opened.caseReference };
