@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { FoundMatch } from '../../src/cases/caseEvents.js';
 import { SYSTEM_ACTOR } from '../../src/cases/caseEvents.js';
-import type { IndexManager } from '../../src/checks/indexManager.js';
+import { IndexManager } from '../../src/checks/indexManager.js';
 import type { EventStore } from '../../src/eventStore/eventStore.js';
 import { decideMonitoring, type MonitoringCommand } from '../../src/monitoring/monitoringDecide.js';
 import type { MonitoringEvent, Observation } from '../../src/monitoring/monitoringEvents.js';
@@ -10,11 +10,48 @@ import { alertId, matchFingerprint, monitoringRunId } from '../../src/monitoring
 import { type MonitoringOptions, startMonitoring } from '../../src/monitoring/monitoringRunner.js';
 import { enrollSubject } from '../../src/monitoring/monitoringService.js';
 import { monitoringCommandHandler } from '../../src/monitoring/monitoringStream.js';
+import type { RunJobDeps } from '../../src/monitoring/runJob.js';
 import type { EntityKind } from '../../src/screening/model/listedEntity.js';
+import { sourceFormats } from '../../src/screening/parsers/registry.js';
+import { loadSnapshot } from '../../src/screening/snapshots/loadSnapshot.js';
 import { decideSubject } from '../../src/subjects/subjectDecide.js';
 import { subjectCommandHandler } from '../../src/subjects/subjectStream.js';
+import { createWorkspace } from '../../src/workspace/workspaceStore.js';
+import { fixturePath } from './parsedEntities.js';
+import { openTestEventStore } from './testEventStore.js';
 
 const TEN_YEARS_MS = 3650 * 86_400_000;
+
+/**
+ * A database with a workspace and the monitoring fixture list (v1) loaded, for tests that run
+ * monitoring jobs by hand: `deps(store)` is what `runMonitoringJob` takes (the real store unless
+ * another is given).
+ */
+export async function openRunJobBed(workspaceName: string) {
+  const es = await openTestEventStore();
+  const workspace = await createWorkspace(es.db.pool, { name: workspaceName });
+  await loadSnapshot(es.db.pool, {
+    format: sourceFormats['un-xml']!,
+    paths: [fixturePath('un-xml', 'monitoring', 'v1.xml')],
+  });
+  const indexManager = new IndexManager({ pool: es.db.pool });
+  return {
+    es,
+    where: { accountId: workspace.account.id, groupId: workspace.defaultGroup.id },
+    indexManager,
+    deps: (store: EventStore = es.store): RunJobDeps => ({
+      pool: es.db.pool,
+      store,
+      indexManager,
+      staleAfterMs: TEN_YEARS_MS,
+      clock: () => new Date(),
+    }),
+    async close() {
+      indexManager.close();
+      await es.close();
+    },
+  };
+}
 
 /**
  * The monitoring workers as the tests run them: one worker polling every 50 ms, no safety-net run

@@ -6,15 +6,11 @@ import type { EventStore, NewEvent } from '../../../src/eventStore/eventStore.js
 import { followUpEventId } from '../../../src/monitoring/followUpCase.js';
 import { RUN_ATTEMPTS, startMonitoring } from '../../../src/monitoring/monitoringRunner.js';
 import { monitoringCommandHandler } from '../../../src/monitoring/monitoringStream.js';
-import { type RunJobDeps, runMonitoringJob } from '../../../src/monitoring/runJob.js';
-import { sourceFormats } from '../../../src/screening/parsers/registry.js';
-import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
+import { runMonitoringJob } from '../../../src/monitoring/runJob.js';
 import { silentLogger } from '../../../src/shared/logger.js';
-import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
 import { eventually } from '../../support/eventually.js';
-import { enrollNewSubject } from '../../support/monitoringBuilders.js';
-import { fixturePath } from '../../support/parsedEntities.js';
-import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+import { enrollNewSubject, openRunJobBed } from '../../support/monitoringBuilders.js';
+import type { TestEventStore } from '../../support/testEventStore.js';
 
 /**
  * A run's steps one by one, with the process "dying" between them (an append that throws, as a
@@ -48,48 +44,27 @@ function dyingStore(
 }
 
 describe('a monitoring run interrupted at each step', () => {
+  let bed: Awaited<ReturnType<typeof openRunJobBed>>;
   let es: TestEventStore;
-  let accountId = '';
-  let groupId = '';
-  let indexManager: IndexManager;
-
   beforeAll(async () => {
-    es = await openTestEventStore();
-    const workspace = await createWorkspace(es.db.pool, { name: 'Crashes' });
-    accountId = workspace.account.id;
-    groupId = workspace.defaultGroup.id;
-    await loadSnapshot(es.db.pool, {
-      format: sourceFormats['un-xml']!,
-      paths: [fixturePath('un-xml', 'monitoring', 'v1.xml')],
-    });
-    indexManager = new IndexManager({ pool: es.db.pool });
+    bed = await openRunJobBed('Crashes');
+    es = bed.es;
   });
-
   afterAll(async () => {
-    indexManager?.close();
-    await es?.close();
+    await bed?.close();
   });
+  const deps = (store: EventStore) => bed.deps(store);
 
   /** A subject named `name` enrolled in the default group (its baseline will alert: no case saw it). */
   async function enrolled(name: string) {
-    const { configId: id } = await enrollNewSubject(
-      { pool: es.db.pool, store: es.store },
-      { accountId, groupId },
-      { name },
-    );
+    const { configId: id } = await enrollNewSubject({ pool: es.db.pool, store: es.store }, bed.where, {
+      name,
+    });
     return {
       id,
       job: { runId: `run_${id.slice(4)}`, monitoringConfigId: id, trigger: { kind: 'enrollment' as const } },
     };
   }
-
-  const deps = (store: EventStore): RunJobDeps => ({
-    pool: es.db.pool,
-    store,
-    indexManager,
-    staleAfterMs: 3650 * 86_400_000,
-    clock: () => new Date(),
-  });
 
   async function history(id: string) {
     return (await monitoringCommandHandler.load(es.store, id)).events.map((stored) => stored.event);

@@ -1,13 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IndexManager } from '../../../src/checks/indexManager.js';
-import { type RunJobDeps, runMonitoringJob } from '../../../src/monitoring/runJob.js';
-import { sourceFormats } from '../../../src/screening/parsers/registry.js';
-import { loadSnapshot } from '../../../src/screening/snapshots/loadSnapshot.js';
-import { createWorkspace } from '../../../src/workspace/workspaceStore.js';
-import { enrollNewSubject } from '../../support/monitoringBuilders.js';
-import { fixturePath } from '../../support/parsedEntities.js';
-import { openTestEventStore, type TestEventStore } from '../../support/testEventStore.js';
+import { runMonitoringJob } from '../../../src/monitoring/runJob.js';
+import { enrollNewSubject, openRunJobBed } from '../../support/monitoringBuilders.js';
 
 /**
  * What one run costs the database in the steady state (the screening index built, the process
@@ -22,34 +16,16 @@ import { openTestEventStore, type TestEventStore } from '../../support/testEvent
  */
 
 describe('a monitoring run that finds nothing', () => {
-  let es: TestEventStore;
-  let where = { accountId: '', groupId: '' };
-  let indexManager: IndexManager;
-
+  let bed: Awaited<ReturnType<typeof openRunJobBed>>;
   beforeAll(async () => {
-    es = await openTestEventStore();
-    const workspace = await createWorkspace(es.db.pool, { name: 'Run statements' });
-    where = { accountId: workspace.account.id, groupId: workspace.defaultGroup.id };
-    await loadSnapshot(es.db.pool, {
-      format: sourceFormats['un-xml']!,
-      paths: [fixturePath('un-xml', 'monitoring', 'v1.xml')],
-    });
-    indexManager = new IndexManager({ pool: es.db.pool });
+    bed = await openRunJobBed('Run statements');
   });
-
   afterAll(async () => {
-    indexManager?.close();
-    await es?.close();
+    await bed?.close();
   });
 
-  const deps = (): RunJobDeps => ({
-    pool: es.db.pool,
-    store: es.store,
-    indexManager,
-    staleAfterMs: 3650 * 86_400_000,
-    clock: () => new Date(),
-  });
   const baselineOf = async (name: string) => {
+    const { es, where } = bed;
     const { configId } = await enrollNewSubject({ pool: es.db.pool, store: es.store }, where, { name });
     return {
       runId: `run_${configId.slice(4)}`,
@@ -60,20 +36,20 @@ describe('a monitoring run that finds nothing', () => {
 
   it('takes seven statements', async () => {
     // The first run builds the screening index; the one counted finds the process warm.
-    expect(await runMonitoringJob(deps(), await baselineOf('Maria Nobody'))).toMatchObject({
+    expect(await runMonitoringJob(bed.deps(), await baselineOf('Maria Nobody'))).toMatchObject({
       kind: 'recorded',
     });
     const job = await baselineOf('Jonas Nobody');
 
     const statements: string[] = [];
-    const pool = es.db.pool;
+    const pool = bed.es.db.pool;
     const query = pool.query;
     pool.query = ((...args: Parameters<pg.Pool['query']>) => {
       statements.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string }).text));
       return (query as (...a: unknown[]) => unknown).apply(pool, args);
     }) as pg.Pool['query'];
     try {
-      const outcome = await runMonitoringJob(deps(), job);
+      const outcome = await runMonitoringJob(bed.deps(), job);
       expect(outcome).toMatchObject({ kind: 'recorded', result: 'no_change', followUpCaseReference: null });
     } finally {
       pool.query = query;
