@@ -1,9 +1,29 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type RateLimiter, rateLimitHeaders } from '../rateLimit/rateLimiter.js';
+import type { StatementRider } from '../db/sql.js';
+import { type RateLimiter, type RateLimitHit, rateLimitHeaders } from '../rateLimit/rateLimiter.js';
 import { ApiError } from '../server/errors.js';
 import type { KeyAuthenticator } from '../workspace/keyAuthenticator.js';
 import { requireApiKey } from './apiKeyContext.js';
 import { confirmAuthentication } from './authentication.js';
+
+/**
+ * A request's rate-limit hit left for its route's read to carry (`ApiRoute.rateLimitRidesOnRead`):
+ * a GET then costs one statement, not two. Until the hit is settled nothing is answered: the route
+ * pipeline settles it before any reply, so a revoked key still gets its 401 and a key over its limit
+ * its 429 ahead of a 403, 400 or 404, as with the hook that hits first.
+ */
+export interface DeferredRateLimit {
+  /** The hit for the route's read to carry; its `settle` throws the 401 or 429 the hit calls for. */
+  rider(): StatementRider<Promise<void>>;
+  /** Runs the hit on its own unless a read has carried it. */
+  settle(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    deferredRateLimit?: DeferredRateLimit;
+  }
+}
 
 /**
  * Counts every authenticated `/v1` request against its key's window and puts the rate-limit headers
@@ -17,18 +37,55 @@ export function rateLimitHook(limiter: RateLimiter, authenticator: KeyAuthentica
     const now = limiter.now();
     // The hit is counted before a cached key is confirmed: a key revoked a moment ago still uses up
     // a request of a window nobody can use any more.
-    const result = await limiter.hit(requireApiKey(request).id, now);
-    await confirmAuthentication(authenticator, request, reply, result.keyEpoch);
-    reply.headers(rateLimitHeaders(result, now));
-    if (!result.allowed) {
-      throw ApiError.rateLimited(
-        `This API key made more than ${result.limit} requests in the current window; retry after ${result.retryAfterSeconds} s.`,
-        {
-          limit: result.limit,
-          retry_after_seconds: result.retryAfterSeconds,
-          reset_at: result.resetAt.toISOString(),
-        },
-      );
-    }
+    const hit = await limiter.hit(requireApiKey(request).id, now);
+    await applyHit(authenticator, request, reply, hit, now);
   };
+}
+
+/** `rateLimitHook` for a route whose read carries the hit: the hit is counted at the read. */
+export function deferredRateLimitHook(limiter: RateLimiter, authenticator: KeyAuthenticator) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // The window is the one the request arrived in, wherever the hit is carried.
+    const now = limiter.now();
+    const apiKeyId = requireApiKey(request).id;
+    let settled = false;
+    request.deferredRateLimit = {
+      rider() {
+        const rider = limiter.hitRider(apiKeyId, now);
+        return {
+          ...rider,
+          settle: (row) => {
+            settled = true;
+            return applyHit(authenticator, request, reply, rider.settle(row), now);
+          },
+        };
+      },
+      async settle() {
+        if (settled) return;
+        settled = true;
+        await applyHit(authenticator, request, reply, await limiter.hit(apiKeyId, now), now);
+      },
+    };
+  };
+}
+
+async function applyHit(
+  authenticator: KeyAuthenticator,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  hit: RateLimitHit,
+  now: Date,
+): Promise<void> {
+  await confirmAuthentication(authenticator, request, reply, hit.keyEpoch);
+  reply.headers(rateLimitHeaders(hit, now));
+  if (!hit.allowed) {
+    throw ApiError.rateLimited(
+      `This API key made more than ${hit.limit} requests in the current window; retry after ${hit.retryAfterSeconds} s.`,
+      {
+        limit: hit.limit,
+        retry_after_seconds: hit.retryAfterSeconds,
+        reset_at: hit.resetAt.toISOString(),
+      },
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type { z } from 'zod';
+import type { StatementRider } from '../db/sql.js';
 import { validateIdempotencyKey } from '../idempotency/idempotencyKey.js';
 import type { RateLimiter } from '../rateLimit/rateLimiter.js';
 import { dataEnvelope } from '../server/envelope.js';
@@ -17,7 +18,7 @@ import {
   type IdempotencyContext,
 } from './idempotentExecution.js';
 import { inFlightLimitHook } from './inFlightLimit.js';
-import { rateLimitHook } from './rateLimitHook.js';
+import { deferredRateLimitHook, rateLimitHook } from './rateLimitHook.js';
 
 export type ApiMethod = 'GET' | 'POST' | 'PATCH';
 
@@ -34,6 +35,8 @@ export interface RouteContext<P, Q, B> {
   body: B;
   /** Set for POST and PATCH. */
   idempotency: IdempotencyContext | undefined;
+  /** The request's rate-limit hit, for a route with `rateLimitRidesOnRead` to carry in its read. */
+  rateLimitRider: StatementRider<Promise<void>> | undefined;
 }
 
 export interface RouteResult<T> {
@@ -78,6 +81,11 @@ export interface ApiRoute<
   successStatuses: readonly [number, ...number[]];
   /** The spec's error statuses for the endpoint, for the document. */
   errorStatuses: readonly number[];
+  /**
+   * A GET whose handler passes `rateLimitRider` to its one read, so that the request costs one
+   * statement: the pipeline answers nothing before the hit is settled (rateLimitHook.ts).
+   */
+  rateLimitRidesOnRead?: boolean;
   /**
    * The document's examples of this operation where the schemas' own do not fit it (the Case
    * example is a screened case; POST /v1/cases answers with its checks still queued).
@@ -149,13 +157,24 @@ export function registerApiRoutes(
   const admit = inFlightLimitHook(deps.maxInFlightRequests);
   const authenticate = authenticationHook(deps.authenticator);
   const limitRate = rateLimitHook(deps.rateLimiter, deps.authenticator);
+  const deferRate = deferredRateLimitHook(deps.rateLimiter, deps.authenticator);
   for (const route of routes) {
+    if (route.rateLimitRidesOnRead && isMutating(route.method))
+      throw new Error(`${route.operationId}: only a GET may carry its rate-limit hit in its read`);
     app.route({
       method: route.method,
       url: route.path,
-      onRequest: [admit, authenticate, limitRate],
-      preHandler: async (request) => authorize(route, requireApiKey(request)),
-      handler: (request, reply) => handleRoute(deps, route, request, reply),
+      onRequest: [admit, authenticate, route.rateLimitRidesOnRead ? deferRate : limitRate],
+      handler: async (request, reply) => {
+        const deferred = request.deferredRateLimit;
+        try {
+          return await handleRoute(deps, route, request, reply);
+        } catch (error) {
+          // A refusal of the hit (401, 429) comes before whatever else the request would get.
+          await deferred?.settle();
+          throw error;
+        }
+      },
     });
   }
 }
@@ -167,16 +186,19 @@ async function handleRoute(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const key = requireApiKey(request);
+  authorize(route, key);
   const mutating = isMutating(route.method);
   const input = parseRequest(request, route, mutating ? idempotencyKeyProblems(request) : {});
+  const rateLimitRider = route.rateLimitRidesOnRead ? request.deferredRateLimit?.rider() : undefined;
   const run = async (idempotency: IdempotencyContext | undefined) => {
-    const result = await route.handle({ request, key, ...input, idempotency });
+    const result = await route.handle({ request, key, ...input, idempotency, rateLimitRider });
     // The response schema is the contract: a handler that drifts from it is a bug, reported as a 500.
     const data = route.response.parse(result.data);
     return { status: result.status, body: dataEnvelope(request.id, data) };
   };
   if (!mutating) {
     const response = await run(undefined);
+    await request.deferredRateLimit?.settle();
     return reply.code(response.status).send(response.body);
   }
   const idempotencyKey = request.headers['idempotency-key'] as string;

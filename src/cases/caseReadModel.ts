@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { caseViewsProjection } from '../../projections/cases/caseProjection.js';
 import { findCaseView } from '../../projections/cases/queries.js';
+import { runRiderAlone, type StatementRider } from '../db/sql.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { eventsOfStreamTail, streamTailJson } from '../eventStore/postgres/postgresEventStore.js';
 import type { KeyGrant } from '../workspace/keyPolicy.js';
@@ -22,14 +23,17 @@ export async function readCase(
   pool: Pick<pg.Pool, 'query'>,
   store: EventStore,
   caseReference: string,
+  rider?: StatementRider<Promise<void>>,
 ): Promise<CaseState | undefined> {
   if (store.kind === 'postgres') {
-    const read = await readInOneStatement(pool, caseReference).catch((error: unknown) => {
+    const read = await readInOneStatement(pool, caseReference, rider).catch((error: unknown) => {
       if ((error as { code?: unknown }).code === UNDEFINED_TABLE) return undefined;
       throw error;
     });
     if (read) return read.state ?? undefined;
   }
+  // The rider's statement failed with the read, or the event store lives elsewhere.
+  if (rider) await runRiderAlone(pool, rider);
   const view = await findCaseView(pool, caseReference).catch((error: unknown) => {
     // Every process installs the projections at start-up, so the view exists; a database that was
     // only migrated (a test, a tool) still answers correctly from the stream alone.
@@ -48,19 +52,24 @@ export async function readCase(
 async function readInOneStatement(
   pool: Pick<pg.Pool, 'query'>,
   caseReference: string,
+  rider: StatementRider<Promise<void>> | undefined,
 ): Promise<{ state: MaybeCase }> {
+  const $ = (n: number) => `$${n + (rider?.params.length ?? 0)}`;
   const { rows } = await pool.query<{
     state: CaseState | null;
     tail: Parameters<typeof eventsOfStreamTail>[0];
   }>(
-    `SELECT v.state, ${streamTailJson("'case-' || $1", 'coalesce(v.revision, -1)')} AS tail
-       FROM (SELECT 1) one
+    `${rider ? `WITH ${rider.with}` : ''}
+     SELECT ${rider ? `${rider.columns},` : ''} v.state,
+            ${streamTailJson(`'case-' || ${$(1)}`, 'coalesce(v.revision, -1)')} AS tail
+       FROM ${rider ? `${rider.from},` : ''} (SELECT 1) one
        LEFT JOIN (SELECT c.state, c.revision FROM case_views c
-                    JOIN projection_registry r ON r.name = $2 AND r.active_code_version = $3
-                   WHERE c.case_reference = $1) v ON true`,
-    [caseReference, caseViewsProjection.name, caseViewsProjection.version],
+                    JOIN projection_registry r ON r.name = ${$(2)} AND r.active_code_version = ${$(3)}
+                   WHERE c.case_reference = ${$(1)}) v ON true`,
+    [...(rider?.params ?? []), caseReference, caseViewsProjection.name, caseViewsProjection.version],
   );
   const row = rows[0]!;
+  await rider?.settle(row);
   const state = eventsOfStreamTail(row.tail).reduce<MaybeCase>(
     (folded, recorded) => caseStream.evolve(folded, caseStream.toEvent(recorded)),
     row.state,
@@ -74,7 +83,8 @@ export async function readCaseForKey(
   store: EventStore,
   caseReference: string,
   key: KeyGrant & { accountId: string },
+  rider?: StatementRider<Promise<void>>,
 ): Promise<CaseState | undefined> {
-  const state = await readCase(pool, store, caseReference);
+  const state = await readCase(pool, store, caseReference, rider);
   return state && isCaseVisibleToKey(state, key) ? state : undefined;
 }

@@ -33,3 +33,26 @@ export function isForeignKeyViolation(error: unknown, constraint: string): boole
   const e = error as { code?: string; constraint?: string };
   return e.code === '23503' && e.constraint === constraint;
 }
+
+/**
+ * A small statement of another concern carried by a read, to spare it a round trip of its own: the
+ * read puts `with` among its common table expressions, selects `columns` from `from` beside its own
+ * and hands the row to `settle` before it uses its own result. The rider's SQL numbers its parameters
+ * from $1; the read numbers its own after them. A read that cannot carry it runs it alone
+ * (`runRiderAlone`); either way `settle` sees the row once.
+ */
+export interface StatementRider<T = unknown> {
+  with: string;
+  from: string;
+  columns: string;
+  params: readonly unknown[];
+  settle(row: Record<string, unknown>): T;
+}
+
+/** The rider as a statement of its own. */
+export async function runRiderAlone<T>(db: Queryable, rider: StatementRider<T>): Promise<T> {
+  const { rows } = await db.query(`WITH ${rider.with} SELECT ${rider.columns} FROM ${rider.from}`, [
+    ...rider.params,
+  ]);
+  return rider.settle(rows[0]!);
+}

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/sql.js';
+import { type Queryable, runRiderAlone, type StatementRider } from '../db/sql.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 
 /** The spec's public API limit (Limits): 120 requests per fixed 60-second window per API key. */
@@ -35,6 +35,8 @@ export interface RateLimiter {
   /** The time by the limiter's clock: what a request arriving now counts at. */
   now(): Date;
   hit(apiKeyId: string, now?: Date): Promise<RateLimitHit>;
+  /** The same hit as a rider of another statement (a read that would cost a round trip anyway). */
+  hitRider(apiKeyId: string, now?: Date): StatementRider<RateLimitHit>;
 }
 
 export interface Window {
@@ -72,7 +74,8 @@ export function decide(count: number, limit: number, resetAt: Date, now: Date): 
  * A fixed-window limiter whose counters live in PostgreSQL, shared by every service process. One
  * atomic upsert per request: concurrent requests of a key serialize on the window's row, so exactly
  * `limit` of them see a count within the limit. Refused requests count too, which is harmless (the
- * window ends anyway) and keeps the hot path at a single statement. The same statement reads the
+ * window ends anyway) and keeps the hot path at a single statement, or none of its own where a read
+ * carries it (`hitRider`: the case and check GETs). The same statement reads the
  * API key epoch, for authentication to confirm a cached key with (its snapshot is taken after the
  * request arrived, which is what makes a revocation committed before it visible).
  */
@@ -82,22 +85,29 @@ export function createRateLimiter(db: Queryable, options: RateLimitOptions = {})
   const clock = options.clock ?? systemClock;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer`);
   if (!Number.isInteger(windowMs) || windowMs < 1000) throw new RangeError(`windowMs must be >= 1000`);
+  const hitRider = (apiKeyId: string, now: Date = clock()): StatementRider<RateLimitHit> => {
+    const window = windowAt(now, windowMs);
+    return {
+      with: `rate_limit_hit AS (
+                 INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
+                 ON CONFLICT (api_key_id, window_start)
+                 DO UPDATE SET count = rate_limit_windows.count + 1
+                 RETURNING count
+               )`,
+      from: 'rate_limit_hit',
+      columns:
+        'rate_limit_hit.count AS rate_limit_count, (SELECT epoch FROM api_key_epoch)::text AS rate_limit_key_epoch',
+      params: [apiKeyId, window.start],
+      settle: (row) => ({
+        ...decide(Number(row.rate_limit_count), limit, window.end, now),
+        keyEpoch: BigInt(row.rate_limit_key_epoch as string),
+      }),
+    };
+  };
   return {
     now: clock,
-    async hit(apiKeyId, now = clock()) {
-      const window = windowAt(now, windowMs);
-      const { rows } = await db.query<{ count: number; key_epoch: string }>(
-        `WITH hit AS (
-           INSERT INTO rate_limit_windows (api_key_id, window_start, count) VALUES ($1, $2, 1)
-           ON CONFLICT (api_key_id, window_start)
-           DO UPDATE SET count = rate_limit_windows.count + 1
-           RETURNING count
-         )
-         SELECT hit.count, (SELECT epoch FROM api_key_epoch)::text AS key_epoch FROM hit`,
-        [apiKeyId, window.start],
-      );
-      return { ...decide(rows[0]!.count, limit, window.end, now), keyEpoch: BigInt(rows[0]!.key_epoch) };
-    },
+    hitRider,
+    hit: (apiKeyId, now = clock()) => runRiderAlone(db, hitRider(apiKeyId, now)),
   };
 }
 

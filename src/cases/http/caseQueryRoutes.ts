@@ -15,7 +15,8 @@ import { Case, Check } from './caseSchemas.js';
 /**
  * GET /v1/cases/{case_reference} and GET /v1/checks/{check_reference}: the case's state from the
  * `case_views` read model caught up with its stream (src/cases/caseReadModel.ts), so a GET right
- * after a mutation reflects it; the resources are formed for the calling key (caseResources.ts).
+ * after a mutation reflects it; the resources are formed for the calling key (caseResources.ts). The
+ * read carries the request's rate-limit hit: one statement per GET on the PostgreSQL event store.
  */
 export function caseQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
   const { pool, store } = deps;
@@ -35,8 +36,9 @@ export function caseQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       response: Case,
       successStatuses: [200],
       errorStatuses: [400, 401, 403, 404, 429],
-      async handle({ key, params }) {
-        const state = await readCaseForKey(pool, store, params.case_reference, key);
+      rateLimitRidesOnRead: true,
+      async handle({ key, params, rateLimitRider }) {
+        const state = await readCaseForKey(pool, store, params.case_reference, key, rateLimitRider);
         if (!state) throw caseNotFound(params.case_reference)();
         return { status: 200, data: caseResource(state, key) };
       },
@@ -56,9 +58,10 @@ export function caseQueryRoutes(deps: CaseRouteDependencies): ApiRoute[] {
       response: Check,
       successStatuses: [200],
       errorStatuses: [400, 401, 403, 404, 429],
-      async handle({ key, params }) {
+      rateLimitRidesOnRead: true,
+      async handle({ key, params, rateLimitRider }) {
         const reference = params.check_reference;
-        const state = await readCaseForKey(pool, store, caseReferenceOfCheck(reference), key);
+        const state = await readCaseForKey(pool, store, caseReferenceOfCheck(reference), key, rateLimitRider);
         const check = state && findCheck(state, reference);
         if (!state || !check) throw checkNotFound(reference)();
         return { status: 200, data: checkResource(state, check, key) };

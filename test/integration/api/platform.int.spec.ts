@@ -126,6 +126,32 @@ function probeRoutes(db: TestDatabase, runs: Map<string, number>, gate: () => Ga
         return { status: 200, data: { limit: query.limit } };
       },
     }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/probe/notes/:name',
+      operationId: 'probeReadNote',
+      summary: 'probe',
+      tag: 'Probe',
+      scopes: ['cases:read'],
+      params: z.object({ name: z.enum(['note', 'aside', 'missing']) }),
+      response: z.object({ name: z.string() }),
+      successStatuses: [200],
+      errorStatuses: [400, 401, 403, 404, 429],
+      rateLimitRidesOnRead: true,
+      async handle({ params, rateLimitRider }) {
+        // 'aside' reads without carrying the hit, as a read on another store does.
+        if (params.name !== 'aside') {
+          const rider = rateLimitRider!;
+          const { rows } = await db.pool.query(
+            `WITH ${rider.with} SELECT ${rider.columns}, $${rider.params.length + 1}::text AS name FROM ${rider.from}`,
+            [...rider.params, params.name],
+          );
+          await rider.settle(rows[0]);
+        }
+        if (params.name === 'missing') throw ApiError.notFound();
+        return { status: 200, data: { name: params.name } };
+      },
+    }),
   ];
 }
 
@@ -596,6 +622,46 @@ describe('API platform over HTTP', () => {
 
       // Another key has its own window.
       expect((await call('GET', '/v1/groups', { key: keys.reader })).status).toBe(200);
+    });
+
+    it('counts a hit carried by the route read once, and answers 401 and 429 before 403 and 404', async () => {
+      const names = ['note', 'aside', 'missing'] as const;
+      const results: { status: number; headers: Headers }[] = [];
+      for (let i = 0; i < 120; i += 1) {
+        results.push(
+          await call('GET', `/v1/probe/notes/${names[i % 3]}`, {
+            key: limitedKey,
+            base: i % 2 === 0 ? url : secondUrl,
+          }),
+        );
+      }
+      expect(results.map((result) => result.status)).toEqual(
+        Array.from({ length: 120 }, (_, i) => (names[i % 3] === 'missing' ? 404 : 200)),
+      );
+      expect(results.map((result) => Number(result.headers.get('ratelimit-remaining')))).toEqual(
+        Array.from({ length: 120 }, (_, i) => 119 - i),
+      );
+      for (const name of names) {
+        const refused = await call('GET', `/v1/probe/notes/${name}`, { key: limitedKey, base: secondUrl });
+        expectError(refused, 429, 'rate_limited');
+        expect(refused.headers.get('retry-after')).toBe('45');
+      }
+
+      // Out of scope: refused, counted, with the headers.
+      const limiter = createRateLimiter(db.pool, { clock: limiterClock });
+      const scopeless = await newKey(['monitoring:read']);
+      const before = await limiter.hit(scopeless.key.id);
+      const forbidden = await call('GET', '/v1/probe/notes/missing', { key: scopeless });
+      expectError(forbidden, 403, 'forbidden');
+      expect(Number(forbidden.headers.get('ratelimit-remaining'))).toBe(before.remaining - 1);
+
+      // A key the cache admitted and then revoked: 401, whatever the route would have answered.
+      const revoked = await newKey(['cases:read']);
+      expect((await call('GET', '/v1/probe/notes/note', { key: revoked })).status).toBe(200);
+      await revokeApiKey(db.pool, revoked.key.id);
+      for (const name of names) {
+        expectError(await call('GET', `/v1/probe/notes/${name}`, { key: revoked }), 401, 'unauthorized');
+      }
     });
 
     it('counts refused and failed requests too, with the headers on error responses', async () => {
