@@ -12,6 +12,7 @@ import { monitoringMigration } from './0011_monitoring.js';
 import { apiKeyChangesMigration } from './0012_apiKeyChanges.js';
 import { multiStreamAppendMigration } from './0013_multiStreamAppend.js';
 import { checkpointStoreMigration } from './0014_checkpointStore.js';
+import { unloggedRateLimitWindowsMigration } from './0015_unloggedRateLimitWindows.js';
 
 export interface Migration {
   id: number;
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   apiKeyChangesMigration,
   multiStreamAppendMigration,
   checkpointStoreMigration,
+  unloggedRateLimitWindowsMigration,
 ];

@@ -23,6 +23,13 @@ describe('rate limiter on PostgreSQL', () => {
     return results;
   }
 
+  it('keeps its counters in an unlogged table: a GET whose only write is a bump waits for no WAL flush', async () => {
+    const { rows } = await db.pool.query<{ relpersistence: string }>(
+      "SELECT relpersistence FROM pg_class WHERE oid = 'rate_limit_windows'::regclass",
+    );
+    expect(rows[0]!.relpersistence).toBe('u');
+  });
+
   it('allows 120 requests in a window and refuses the 121st with a retry-after', async () => {
     const limiter = createRateLimiter(db.pool);
     const key = randomUUID();
