@@ -18,6 +18,15 @@ type LifecycleMessage = Exclude<WorkThreadMessage, { type: 'metrics' }>;
 const METRICS_WAIT_MS = 2_000;
 
 /**
+ * The thread's young generation: 192 MB, that is semi-spaces of 64 MB where V8 stops at 16 (the same
+ * as `node --max-semi-space-size=64`). Screening a query allocates candidates and scores that die
+ * young; with the usual size a scavenge ran every 50 ms of queries at two million names and a query
+ * that met one took about 3 ms longer. Scavenges four times rarer, each of about the same cost (little
+ * survives them), take most of them out of the p99 (docs/screening-matching.md, "Measured").
+ */
+export const WORK_THREAD_YOUNG_GENERATION_MB = 192;
+
+/**
  * The `all` role's workers (projections, check screening, webhooks, monitoring) on a thread of their
  * own, so that screening, index builds and projection batches never hold up the HTTP server's event
  * loop. The thread opens its own pool and event store on `databaseUrl` (the database this process
@@ -31,14 +40,15 @@ export async function startWorkersInThread(
   onCrash: (error: Error) => void,
 ): Promise<Workers> {
   const workerData = { config: { ...config, databaseUrl } };
+  const resourceLimits = { maxYoungGenerationSizeMb: WORK_THREAD_YOUNG_GENERATION_MB };
   // Run from the sources (through tsx: the tests, `npm run dev`), the thread loads the sources too,
   // through tsx's loader, which a worker thread does not inherit from `--import tsx`.
   const worker = import.meta.url.endsWith('.ts')
     ? new Worker(
         `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./workThread.ts', import.meta.url).href)}); });`,
-        { eval: true, workerData },
+        { eval: true, workerData, resourceLimits },
       )
-    : new Worker(new URL('./workThread.js', import.meta.url), { workerData });
+    : new Worker(new URL('./workThread.js', import.meta.url), { workerData, resourceLimits });
   let stopping = false;
   const next = () => nextMessage(worker);
   const started = await next();
