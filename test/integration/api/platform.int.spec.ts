@@ -139,6 +139,7 @@ function probeRoutes(db: TestDatabase, runs: Map<string, number>, gate: () => Ga
       errorStatuses: [400, 401, 403, 404, 429],
       rateLimitRidesOnRead: true,
       async handle({ params, rateLimitRider }) {
+        count('probeReadNote');
         // 'aside' reads without carrying the hit, as a read on another store does.
         if (params.name !== 'aside') {
           const rider = rateLimitRider!;
@@ -641,11 +642,14 @@ describe('API platform over HTTP', () => {
       expect(results.map((result) => Number(result.headers.get('ratelimit-remaining')))).toEqual(
         Array.from({ length: 120 }, (_, i) => 119 - i),
       );
+      const handled = runs.get('probeReadNote');
       for (const name of names) {
         const refused = await call('GET', `/v1/probe/notes/${name}`, { key: limitedKey, base: secondUrl });
         expectError(refused, 429, 'rate_limited');
         expect(refused.headers.get('retry-after')).toBe('45');
       }
+      // Only the first refusal read anything: the process then knows the key is spent for the window.
+      expect(runs.get('probeReadNote')).toBe(handled! + 1);
 
       // Out of scope: refused, counted, with the headers.
       const limiter = createRateLimiter(db.pool, { clock: limiterClock });
