@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { prepared } from '../db/sql.js';
 import type { EventStore, ReadStreamResult } from '../eventStore/eventStore.js';
 import { streamReadOfJson, streamTailJson } from '../eventStore/postgres/postgresEventStore.js';
 import type { ReadySnapshot } from '../screening/snapshots/snapshotStore.js';
@@ -59,7 +60,8 @@ export async function readForCaseCreation(
       case_taken?: boolean;
     }
   >(
-    `WITH chosen AS (
+    prepared(
+      `WITH chosen AS (
        SELECT ${GROUP_COLUMNS} FROM groups
         WHERE account_id = $1 AND id = ANY ($2::uuid[]) AND ($3::uuid IS NULL OR id = $3::uuid)
         ORDER BY ${KEY_GROUP_ORDER} LIMIT 1)
@@ -68,13 +70,14 @@ export async function readForCaseCreation(
             ${CURRENT_SNAPSHOTS_JSON} AS snapshots
             ${streams}
        FROM (SELECT 1) one LEFT JOIN chosen g ON true`,
-    [
-      request.key.accountId,
-      request.key.groupIds,
-      request.groupId,
-      distinctUserIds(request.userIds),
-      ...(withStreams ? [request.firstSubjectStream, request.firstCaseStream] : []),
-    ],
+      [
+        request.key.accountId,
+        request.key.groupIds,
+        request.groupId,
+        distinctUserIds(request.userIds),
+        ...(withStreams ? [request.firstSubjectStream, request.firstCaseStream] : []),
+      ],
+    ),
   );
   const row = rows[0]!;
   return {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { caseViewsProjection } from '../../projections/cases/caseProjection.js';
 import { findCaseView } from '../../projections/cases/queries.js';
-import { runRiderAlone, type StatementRider } from '../db/sql.js';
+import { prepared, runRiderAlone, type StatementRider } from '../db/sql.js';
 import type { EventStore } from '../eventStore/eventStore.js';
 import { eventsOfStreamTail, streamTailJson } from '../eventStore/postgres/postgresEventStore.js';
 import type { KeyGrant } from '../workspace/keyPolicy.js';
@@ -59,14 +59,16 @@ async function readInOneStatement(
     state: CaseState | null;
     tail: Parameters<typeof eventsOfStreamTail>[0];
   }>(
-    `${rider ? `WITH ${rider.with}` : ''}
+    prepared(
+      `${rider ? `WITH ${rider.with}` : ''}
      SELECT ${rider ? `${rider.columns},` : ''} v.state,
             ${streamTailJson(`'case-' || ${$(1)}`, 'coalesce(v.revision, -1)')} AS tail
        FROM ${rider ? `${rider.from},` : ''} (SELECT 1) one
        LEFT JOIN (SELECT c.state, c.revision FROM case_views c
                     JOIN projection_registry r ON r.name = ${$(2)} AND r.active_code_version = ${$(3)}
                    WHERE c.case_reference = ${$(1)}) v ON true`,
-    [...(rider?.params ?? []), caseReference, caseViewsProjection.name, caseViewsProjection.version],
+      [...(rider?.params ?? []), caseReference, caseViewsProjection.name, caseViewsProjection.version],
+    ),
   );
   const row = rows[0]!;
   await rider?.settle(row);

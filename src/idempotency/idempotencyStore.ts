@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { inTransaction, type Queryable } from '../db/sql.js';
+import { inTransaction, prepared, type Queryable } from '../db/sql.js';
 
 export { fingerprintRequest, type RequestToFingerprint } from './fingerprint.js';
 export {
@@ -71,11 +71,13 @@ export async function beginRequest(pool: pg.Pool, input: BeginRequest): Promise<
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const leaseId = randomUUID();
     const inserted = await pool.query(
-      `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_fingerprint, method, path, state,
-                                     lease_id, locked_until, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, 'in_flight', $7, ${LEASE}, now(), now() + interval '${IDEMPOTENCY_RETENTION}')
-       ON CONFLICT (api_key_id, idempotency_key) DO NOTHING`,
-      [...params, leaseId],
+      prepared(
+        `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_fingerprint, method, path, state,
+                                       lease_id, locked_until, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, 'in_flight', $7, ${LEASE}, now(), now() + interval '${IDEMPOTENCY_RETENTION}')
+         ON CONFLICT (api_key_id, idempotency_key) DO NOTHING`,
+        [...params, leaseId],
+      ),
     );
     if (inserted.rowCount === 1) return { kind: 'started', recovered: false, leaseId };
     const outcome = await inTransaction(pool, (client) => resolveExisting(client, params, leaseId));
@@ -166,12 +168,14 @@ export async function completeRequest(db: Queryable, input: CompleteRequest): Pr
   }
   const body = input.body === undefined ? null : JSON.stringify(input.body);
   const result = await db.query(
-    `UPDATE idempotency_keys
-        SET state = 'completed', response_status = $3, response_body = $4::jsonb, completed_at = now(),
-            lease_id = NULL, locked_until = NULL
-      WHERE api_key_id = $1 AND idempotency_key = $2 AND state = 'in_flight'
-        AND ($5::uuid IS NULL OR lease_id = $5::uuid)`,
-    [input.apiKeyId, input.key, input.status, body, input.leaseId ?? null],
+    prepared(
+      `UPDATE idempotency_keys
+          SET state = 'completed', response_status = $3, response_body = $4::jsonb, completed_at = now(),
+              lease_id = NULL, locked_until = NULL
+        WHERE api_key_id = $1 AND idempotency_key = $2 AND state = 'in_flight'
+          AND ($5::uuid IS NULL OR lease_id = $5::uuid)`,
+      [input.apiKeyId, input.key, input.status, body, input.leaseId ?? null],
+    ),
   );
   return result.rowCount === 1;
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { newNotificationSender } from '../../db/notifications.js';
+import { prepared } from '../../db/sql.js';
 import {
   type AppendResult,
   assertAppendable,
@@ -168,19 +169,21 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           txid: string | null;
           actual_revision: string;
         }>(
-          `SELECT ok, next_revision, last_position, txid::text AS txid, actual_revision
-             FROM es_append($1, $2, $3, $4::uuid[], $5::text[],
-                            ARRAY(SELECT jsonb_array_elements($6::jsonb)),
-                            ARRAY(SELECT jsonb_array_elements($7::jsonb)))`,
-          [
-            streamName,
-            streamCategory(streamName),
-            expectedToText(expected),
-            ids,
-            events.map((event) => event.type),
-            JSON.stringify(events.map((event) => event.data)),
-            JSON.stringify(events.map((event) => event.metadata ?? {})),
-          ],
+          prepared(
+            `SELECT ok, next_revision, last_position, txid::text AS txid, actual_revision
+               FROM es_append($1, $2, $3, $4::uuid[], $5::text[],
+                              ARRAY(SELECT jsonb_array_elements($6::jsonb)),
+                              ARRAY(SELECT jsonb_array_elements($7::jsonb)))`,
+            [
+              streamName,
+              streamCategory(streamName),
+              expectedToText(expected),
+              ids,
+              events.map((event) => event.type),
+              JSON.stringify(events.map((event) => event.data)),
+              JSON.stringify(events.map((event) => event.metadata ?? {})),
+            ],
+          ),
         )
         .catch((error: { code?: string }) => {
           if (error.code === 'ES002') throw new IdempotencyMismatchError(streamName);
@@ -206,21 +209,23 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const events = appends.flatMap((append) => append.events);
       const { rows } = await pool
         .query<{ stream_index: number; next_revision: string; last_position: string; txid: string }>(
-          `SELECT stream_index, next_revision, last_position, txid::text AS txid
-             FROM es_append_all($1, $2, $3, $4, $5::uuid[], $6::text[],
-                                ARRAY(SELECT jsonb_array_elements($7::jsonb)),
-                                ARRAY(SELECT jsonb_array_elements($8::jsonb)))
-            ORDER BY stream_index`,
-          [
-            appends.map((append) => append.streamName),
-            appends.map((append) => streamCategory(append.streamName)),
-            expected.map(expectedToText),
-            appends.map((append) => append.events.length),
-            ids,
-            events.map((event) => event.type),
-            JSON.stringify(events.map((event) => event.data)),
-            JSON.stringify(events.map((event) => event.metadata ?? {})),
-          ],
+          prepared(
+            `SELECT stream_index, next_revision, last_position, txid::text AS txid
+               FROM es_append_all($1, $2, $3, $4, $5::uuid[], $6::text[],
+                                  ARRAY(SELECT jsonb_array_elements($7::jsonb)),
+                                  ARRAY(SELECT jsonb_array_elements($8::jsonb)))
+              ORDER BY stream_index`,
+            [
+              appends.map((append) => append.streamName),
+              appends.map((append) => streamCategory(append.streamName)),
+              expected.map(expectedToText),
+              appends.map((append) => append.events.length),
+              ids,
+              events.map((event) => event.type),
+              JSON.stringify(events.map((event) => event.data)),
+              JSON.stringify(events.map((event) => event.metadata ?? {})),
+            ],
+          ),
         )
         .catch((error: { code?: string; detail?: string }) => {
           if (error.code === 'ES003') {
