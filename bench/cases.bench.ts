@@ -272,7 +272,7 @@ async function main(): Promise<void> {
     progress('waiting for the check runner to drain');
     const store = createPostgresEventStore({ pool, connectionString: server.url });
     // The checks of every case created so far, before the reads: a GET is measured on its own.
-    await drain(service.url, keys[0]!, references, 300_000);
+    await drain(service.url, keys, references, 300_000);
 
     progress('reading cases');
     const read = await metered(servicePids, () =>
@@ -411,15 +411,17 @@ async function waitForChecks(pool: ReturnType<typeof createPool>, timeoutMs: num
 /** Waits until every given case's checks are completed (or failed). */
 async function drain(
   url: string,
-  key: string,
+  keys: readonly string[],
   references: readonly string[],
   timeoutMs: number,
 ): Promise<void> {
   const deadline = now() + timeoutMs;
+  // Every poll with the next key: polls of one key would spend its budget before the timed reads.
+  let polls = 0;
   for (const reference of references) {
     for (;;) {
       const response = await fetch(`${url}/v1/cases/${reference}`, {
-        headers: { authorization: `Bearer ${key}` },
+        headers: { authorization: `Bearer ${keys[polls++ % keys.length]}` },
       });
       const body = (await response.json()) as { data: { checks: { lifecycle_status: string }[] } };
       if (
