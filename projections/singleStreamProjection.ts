@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { prepared } from '../src/db/sql.js';
 import type { StreamType } from '../src/eventSourcing/commandHandler.js';
 import type { RecordedEvent } from '../src/eventStore/eventStore.js';
 import type { ProjectionDefinition } from './projection.js';
@@ -68,8 +69,9 @@ export function singleStreamProjection<Table extends string, State, Event>(
       if (byStream.size === 0) return;
 
       const { rows } = await tx.query<{ id: string; revision: string; state: State }>(
-        `SELECT ${id} AS id, revision, state FROM ${table} WHERE ${id} = ANY($1::text[])`,
-        [[...byStream.keys()]],
+        prepared(`SELECT ${id} AS id, revision, state FROM ${table} WHERE ${id} = ANY($1::text[])`, [
+          [...byStream.keys()],
+        ]),
       );
       const stored = new Map(
         rows.map((row) => [row.id, { revision: Number(row.revision), state: row.state }]),
@@ -96,7 +98,8 @@ export function singleStreamProjection<Table extends string, State, Event>(
         changed.map((row) => JSON.stringify(row.state)),
       ];
       await tx.query(
-        `INSERT INTO ${table} AS v (${names.join(', ')})
+        prepared(
+          `INSERT INTO ${table} AS v (${names.join(', ')})
          SELECT * FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
          ON CONFLICT (${id}) DO UPDATE
            SET ${names
@@ -104,7 +107,8 @@ export function singleStreamProjection<Table extends string, State, Event>(
              .map((name) => `${name} = EXCLUDED.${name}`)
              .join(', ')}
            WHERE v.revision < EXCLUDED.revision`,
-        values,
+          values,
+        ),
       );
     },
   };

@@ -1,3 +1,4 @@
+import { prepared } from '../src/db/sql.js';
 import { type SubscriptionHandler, SubscriptionRetiredError } from '../src/subscriptions/handler.js';
 import { type ProjectionDefinition, projectionSubscriptionId, versionTables } from './projection.js';
 
@@ -14,9 +15,11 @@ export function projectionHandler(definition: ProjectionDefinition, version: num
     categories: definition.categories,
     async handle(events, tx) {
       const { rows } = await tx.query<{ current: boolean }>(
-        `SELECT $2 IN (active_version, building_version) AS current
+        prepared(
+          `SELECT $2 IN (active_version, building_version) AS current
            FROM projection_registry WHERE name = $1 FOR SHARE`,
-        [definition.name, version],
+          [definition.name, version],
+        ),
       );
       if (rows[0]?.current !== true) {
         throw new SubscriptionRetiredError(

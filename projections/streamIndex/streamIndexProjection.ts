@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { prepared } from '../../src/db/sql.js';
 import type { ProjectionDefinition } from '../projection.js';
 
 /**
@@ -30,7 +31,8 @@ CREATE INDEX ${pg.escapeIdentifier(`${stream_index}_category`)} ON ${table} (cat
     const table = pg.escapeIdentifier(stream_index);
     // Only events past the stored revision count; one statement so the guard and the upsert agree.
     await tx.query(
-      `WITH batch AS (
+      prepared(
+        `WITH batch AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::timestamptz[])
            AS b(stream_name, category, revision, event_type, recorded_at)
        ),
@@ -56,13 +58,14 @@ CREATE INDEX ${pg.escapeIdentifier(`${stream_index}_category`)} ON ${table} (cat
              last_event_type = EXCLUDED.last_event_type,
              last_recorded_at = EXCLUDED.last_recorded_at
          WHERE s.last_revision < EXCLUDED.last_revision`,
-      [
-        events.map((event) => event.streamName),
-        events.map((event) => event.category),
-        events.map((event) => event.revision.toString()),
-        events.map((event) => event.type),
-        events.map((event) => event.recordedAt.toISOString()),
-      ],
+        [
+          events.map((event) => event.streamName),
+          events.map((event) => event.category),
+          events.map((event) => event.revision.toString()),
+          events.map((event) => event.type),
+          events.map((event) => event.recordedAt.toISOString()),
+        ],
+      ),
     );
   },
 };

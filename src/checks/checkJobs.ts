@@ -7,7 +7,7 @@ import {
   renewLease as renewQueueLease,
   retryLater,
 } from '../db/leasedQueue.js';
-import type { Queryable } from '../db/sql.js';
+import { prepared, type Queryable } from '../db/sql.js';
 import type { CheckType } from '../screening/checkTypes.js';
 
 /**
@@ -91,21 +91,23 @@ function toJob(row: JobRow): CheckJob {
 export async function insertJobs(db: Queryable, jobs: readonly NewCheckJob[]): Promise<number> {
   if (jobs.length === 0) return 0;
   const result = await db.query(
-    `INSERT INTO check_jobs (check_reference, case_reference, account_id, check_type)
+    prepared(
+      `INSERT INTO check_jobs (check_reference, case_reference, account_id, check_type)
      SELECT j.check_reference, j.case_reference, j.account_id, j.check_type
        FROM jsonb_to_recordset($1::jsonb)
             AS j(check_reference text, case_reference text, account_id text, check_type text)
      ON CONFLICT (check_reference) DO NOTHING`,
-    [
-      JSON.stringify(
-        jobs.map((job) => ({
-          check_reference: job.checkReference,
-          case_reference: job.caseReference,
-          account_id: job.accountId,
-          check_type: job.checkType,
-        })),
-      ),
-    ],
+      [
+        JSON.stringify(
+          jobs.map((job) => ({
+            check_reference: job.checkReference,
+            case_reference: job.caseReference,
+            account_id: job.accountId,
+            check_type: job.checkType,
+          })),
+        ),
+      ],
+    ),
   );
   return result.rowCount ?? 0;
 }

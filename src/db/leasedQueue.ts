@@ -1,4 +1,4 @@
-import type { Queryable } from './sql.js';
+import { prepared, type Queryable } from './sql.js';
 
 /**
  * A work table claimed under leases (the pattern of check_jobs, docs/check-runner.md): rows are
@@ -92,10 +92,12 @@ export async function markDone(
   note: string | null = null,
 ): Promise<boolean> {
   const result = await db.query(
-    `UPDATE ${queue.table} SET status = 'done', lease_owner = NULL, lease_until = NULL,
+    prepared(
+      `UPDATE ${queue.table} SET status = 'done', lease_owner = NULL, lease_until = NULL,
             last_error = COALESCE($4, last_error), updated_at = now()
       WHERE ${owned(queue)}`,
-    [...claimParams(claim), note],
+      [...claimParams(claim), note],
+    ),
   );
   return result.rowCount === 1;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pgListen, { type Subscriber } from 'pg-listen';
 import { sleep } from '../shared/sleep.js';
-import type { Queryable } from './sql.js';
+import { prepared, type Queryable } from './sql.js';
 
 // pg-listen is CommonJS with an `exports.default`; loaders disagree on where that lands.
 const createSubscriber: typeof pgListen.default =
@@ -112,5 +112,7 @@ export function wakeOnNotify(
  */
 export async function notifyWorkers(db: Queryable, channel: string, sender?: string): Promise<void> {
   // pg-listen parses payloads as JSON.
-  await db.query('SELECT pg_notify($1, $2)', [channel, sender === undefined ? '' : JSON.stringify(sender)]);
+  await db.query(
+    prepared('SELECT pg_notify($1, $2)', [channel, sender === undefined ? '' : JSON.stringify(sender)]),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/sql.js';
+import { prepared, type Queryable } from '../db/sql.js';
 import type { Checkpoint, StoreIdentity } from '../eventStore/eventStore.js';
 
 export type SubscriptionStatus = 'active' | 'parked';
@@ -106,9 +106,11 @@ export async function advanceCheckpoint(
   next: Checkpoint,
 ): Promise<boolean> {
   const { rowCount } = await tx.query(
-    `UPDATE es_checkpoints SET checkpoint = $3, attempts = 0, last_error = NULL, updated_at = now()
+    prepared(
+      `UPDATE es_checkpoints SET checkpoint = $3, attempts = 0, last_error = NULL, updated_at = now()
       WHERE subscription_id = $1 AND checkpoint IS NOT DISTINCT FROM $2 AND status = 'active'`,
-    [subscriptionId, expected, next],
+      [subscriptionId, expected, next],
+    ),
   );
   return rowCount === 1;
 }

@@ -1,5 +1,5 @@
 import { notifyWorkers } from '../db/notifications.js';
-import type { Queryable } from '../db/sql.js';
+import { prepared, type Queryable } from '../db/sql.js';
 
 /**
  * The delivery outbox's claim and record statements (docs/webhooks.md, "Delivery"). A claim takes
@@ -44,9 +44,9 @@ export async function claimDeliveries(
     url: string;
     secret: string;
     previous_secret: string | null;
-  }>({
-    name: 'webhook-claim-deliveries',
-    text: `WITH due AS (
+  }>(
+    prepared(
+      `WITH due AS (
        SELECT d.id
          FROM webhook_deliveries d
          JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.status = 'enabled'
@@ -66,8 +66,9 @@ export async function claimDeliveries(
       WHERE d.id = due.id AND e.id = d.endpoint_id
      RETURNING d.id, d.endpoint_id, d.event_id, d.event_type, d.body, d.attempts, e.url, e.secret,
                CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret`,
-    values: [leaseOwner, leaseMs, limit],
-  });
+      [leaseOwner, leaseMs, limit],
+    ),
+  );
   return rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
@@ -109,10 +110,10 @@ export async function recordAttempt(
   disableAfterMs: number,
 ): Promise<RecordOutcome> {
   const status = record.accepted ? 'delivered' : record.retryInMs === null ? 'dead' : 'failed';
-  const { rows } = await db.query<{ recorded: boolean; disabled: boolean }>({
-    name: 'webhook-record-attempt',
-    // The attempt CTE runs though nothing selects from it: PostgreSQL executes every data-modifying CTE.
-    text: `WITH delivery AS (
+  const { rows } = await db.query<{ recorded: boolean; disabled: boolean }>(
+    prepared(
+      // The attempt CTE runs though nothing selects from it: PostgreSQL executes every data-modifying CTE.
+      `WITH delivery AS (
        UPDATE webhook_deliveries
           SET status = $4,
               next_attempt_at = CASE WHEN $4 = 'failed'
@@ -158,20 +159,21 @@ export async function recordAttempt(
      )
      SELECT EXISTS (SELECT 1 FROM delivery) AS recorded,
             COALESCE((SELECT disable FROM endpoint), false) AS disabled`,
-    values: [
-      claim.id,
-      claim.leaseOwner,
-      claim.attempt,
-      status,
-      record.startedAt,
-      Math.round(record.durationMs),
-      record.httpStatus,
-      record.error,
-      record.responseSnippet,
-      record.retryInMs ?? 0,
-      disableAfterMs,
-    ],
-  });
+      [
+        claim.id,
+        claim.leaseOwner,
+        claim.attempt,
+        status,
+        record.startedAt,
+        Math.round(record.durationMs),
+        record.httpStatus,
+        record.error,
+        record.responseSnippet,
+        record.retryInMs ?? 0,
+        disableAfterMs,
+      ],
+    ),
+  );
   const row = rows[0]!;
   if (!row.recorded) return 'lease_lost';
   if (row.disabled) return 'endpoint_disabled';
@@ -197,9 +199,9 @@ export async function recordAccepted(
   attempts: readonly AcceptedAttempt[],
 ): Promise<('delivered' | 'lease_lost')[]> {
   if (attempts.length === 0) return [];
-  const { rows } = await db.query<{ id: string }>({
-    name: 'webhook-record-accepted',
-    text: `WITH batch AS (
+  const { rows } = await db.query<{ id: string }>(
+    prepared(
+      `WITH batch AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[])
                 AS b (id, lease_owner, attempt, started_at, duration_ms, http_status, response_snippet)
      ),
@@ -227,16 +229,17 @@ export async function recordAccepted(
          FROM recovered WHERE e.id = recovered.id
      )
      SELECT id FROM delivery`,
-    values: [
-      attempts.map(({ claim }) => claim.id),
-      attempts.map(({ claim }) => claim.leaseOwner),
-      attempts.map(({ claim }) => claim.attempt),
-      attempts.map(({ record }) => record.startedAt),
-      attempts.map(({ record }) => Math.round(record.durationMs)),
-      attempts.map(({ record }) => record.httpStatus),
-      attempts.map(({ record }) => record.responseSnippet),
-    ],
-  });
+      [
+        attempts.map(({ claim }) => claim.id),
+        attempts.map(({ claim }) => claim.leaseOwner),
+        attempts.map(({ claim }) => claim.attempt),
+        attempts.map(({ record }) => record.startedAt),
+        attempts.map(({ record }) => Math.round(record.durationMs)),
+        attempts.map(({ record }) => record.httpStatus),
+        attempts.map(({ record }) => record.responseSnippet),
+      ],
+    ),
+  );
   const recorded = new Set(rows.map((row) => row.id));
   return attempts.map(({ claim }) => (recorded.has(claim.id) ? 'delivered' : 'lease_lost'));
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { prepared } from '../db/sql.js';
 import type { StreamType } from '../eventSourcing/commandHandler.js';
 import type { EventStore, RecordedEvent } from '../eventStore/eventStore.js';
 import type { SubscriptionHandler } from '../subscriptions/handler.js';
@@ -152,14 +153,14 @@ async function enabledEndpoints(tx: pg.PoolClient, accountIds: string[]): Promis
     group_ids: string[] | null;
     mode: PayloadMode;
     created_at: Date;
-  }>({
-    // Named, like the delivery statements (deliveries.ts): prepared once per connection.
-    name: 'webhook-fan-out-endpoints',
-    text: `SELECT id, account_id, event_types, group_ids, mode, created_at
+  }>(
+    prepared(
+      `SELECT id, account_id, event_types, group_ids, mode, created_at
        FROM webhook_endpoints
       WHERE status = 'enabled' AND account_id = ANY($1::uuid[])`,
-    values: [accountIds],
-  });
+      [accountIds],
+    ),
+  );
   return rows.map((row) => ({
     id: row.id,
     accountId: row.account_id,
@@ -177,21 +178,22 @@ async function insertDeliveries(
   sender: string | undefined,
 ): Promise<void> {
   if (deliveries.length === 0) return;
-  await tx.query({
-    name: 'webhook-fan-out-insert',
-    text: `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, next_attempt_at, created_at, updated_at)
+  await tx.query(
+    prepared(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, body, next_attempt_at, created_at, updated_at)
      SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.body, now(), now(), now()
        FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[])
             AS d (id, endpoint_id, event_id, event_type, body)
      ON CONFLICT DO NOTHING`,
-    values: [
-      deliveries.map((d) => d.id),
-      deliveries.map((d) => d.endpointId),
-      deliveries.map((d) => d.eventId),
-      deliveries.map((d) => d.eventType),
-      deliveries.map((d) => d.body),
-    ],
-  });
+      [
+        deliveries.map((d) => d.id),
+        deliveries.map((d) => d.endpointId),
+        deliveries.map((d) => d.eventId),
+        deliveries.map((d) => d.eventType),
+        deliveries.map((d) => d.body),
+      ],
+    ),
+  );
   // The runner's own delivery workers are woken when it commits (webhookRunner.ts).
   await notifyDeliveryWorkers(tx, sender);
 }

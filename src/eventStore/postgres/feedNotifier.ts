@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { prepared } from '../../db/sql.js';
 import { FEED_CHANNEL, type FeedNotification } from './wakeups.js';
 
 /**
@@ -34,7 +35,7 @@ export class FeedNotifier {
       const payload: FeedNotification = { c: [...this.pending], s: this.sender };
       this.pending.clear();
       try {
-        await this.pool.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, JSON.stringify(payload)]);
+        await this.pool.query(prepared('SELECT pg_notify($1, $2)', [FEED_CHANNEL, JSON.stringify(payload)]));
       } catch {
         // Readers poll anyway; a failed wake-up only delays delivery by one poll interval.
       }

@@ -258,7 +258,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       const limit = readOptions.maxCount ?? null;
       // One statement, so the head revision and the events come from the same snapshot.
       const { rows } = await pool.query<EventRow & { head: string; global_position: string | null }>(
-        `SELECT s.revision AS head, ${EVENT_COLUMNS}
+        prepared(
+          `SELECT s.revision AS head, ${EVENT_COLUMNS}
            FROM es_streams s
            LEFT JOIN LATERAL (
              SELECT * FROM es_events x
@@ -268,7 +269,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
               LIMIT $3
            ) e ON true
           WHERE s.stream_name = $1`,
-        [streamName, from?.toString() ?? null, limit],
+          [streamName, from?.toString() ?? null, limit],
+        ),
       );
       if (rows.length === 0) return { exists: false, revision: -1n, events: [] };
       return {
