@@ -189,7 +189,8 @@ async function handleRoute(
   authorize(route, key);
   const mutating = isMutating(route.method);
   const input = parseRequest(request, route, mutating ? idempotencyKeyProblems(request) : {});
-  const rateLimitRider = route.rateLimitRidesOnRead ? request.deferredRateLimit?.rider() : undefined;
+  // Set only for a route with `rateLimitRidesOnRead` (its onRequest hook defers the hit).
+  const rateLimitRider = request.deferredRateLimit?.rider();
   const run = async (idempotency: IdempotencyContext | undefined) => {
     const result = await route.handle({ request, key, ...input, idempotency, rateLimitRider });
     // The response schema is the contract: a handler that drifts from it is a bug, reported as a 500.
