@@ -3,7 +3,7 @@ import { queryParts } from '../../screening/index/screeningIndex.js';
 import { isSearchablePart, MIN_SKELETON_HALF, trigramsOf } from '../../screening/index/termDictionary.js';
 import { NAME_RULES } from '../../screening/matching/nameAlignment.js';
 import type { NameToken } from '../../screening/matching/nameTokens.js';
-import { type PreparedName, prepareName } from '../../screening/matching/preparedName.js';
+import { type PreparedName, prepareNames } from '../../screening/matching/preparedName.js';
 import {
   compareTokens,
   comparisonIdentity,
@@ -12,6 +12,7 @@ import {
   skeletonReadings,
   type TokenComparison,
 } from '../../screening/matching/tokenSimilarity.js';
+import { shortVowels } from '../../screening/matching/vocabulary/japaneseReadings.js';
 import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
 import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../../screening/scoring/identifiers.js';
 import { kindsCompatible } from '../../screening/scoring/kinds.js';
@@ -224,6 +225,10 @@ export class MonitoredSubjectIndex {
             this.bySkeleton.add(`${token.abjad ? 'l' : 'a'}${reading}`, part);
           // The Korean route, likewise: a Hangul part looks up Latin terms, and the other way round.
           if (token.korean !== '') this.bySkeleton.add(`k${otherKoreanOrigin(token.korean)}`, part);
+          // The Japanese routes, likewise: a Latin part looks up kanji terms by its spelling, a
+          // kanji part Latin terms by its readings.
+          if (token.readings.length === 0) this.bySkeleton.add(`j${shortVowels(token.text)}`, part);
+          for (const reading of token.readings) this.bySkeleton.add(`J${reading}`, part);
           const grams = trigramsOf(token.text);
           this.gramCount[part] = grams.length;
           if (token.text.length >= 4) {
@@ -282,7 +287,7 @@ export class MonitoredSubjectIndex {
       return [];
     const entityTypes = checkTypesOfEntity(entity.topics);
     if (entityTypes.length === 0) return [];
-    const names = entity.names.map((name) => prepareName(name, entity.kind));
+    const names = prepareNames(entity.names, entity.kind);
     const candidate = {
       kind: entity.kind,
       birthDates: entity.birthDates,
@@ -397,6 +402,9 @@ export class MonitoredSubjectIndex {
       for (const part of this.bySkeleton.get(`${term.abjad ? 'a' : 'l'}${reading}`)) proposed.add(part);
     }
     if (term.korean !== '') for (const part of this.bySkeleton.get(`k${term.korean}`)) proposed.add(part);
+    for (const reading of term.readings)
+      for (const part of this.bySkeleton.get(`j${reading}`)) proposed.add(part);
+    for (const part of this.bySkeleton.get(`J${term.text}`)) proposed.add(part);
     if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
     for (const part of proposed) {
       if (found.has(part)) continue;

@@ -3,6 +3,10 @@ import { listedParty } from '../../../test/support/listedEntities.js';
 import type { EntityName, ListedEntity } from '../model/listedEntity.js';
 import { EntityStoreBuilder } from './entityStore.js';
 
+/** The party's names with the given token ids, as the index hands them to the store. */
+const namesOf = (entity: ListedEntity, ids: number[][]) =>
+  entity.names.map((name, n) => ({ kind: name.kind, tokens: ids[n] ?? [] }));
+
 let serial = 0;
 function listed(fields: Partial<ListedEntity> = {}): ListedEntity {
   serial++;
@@ -73,7 +77,7 @@ describe('EntityStore: what goes in comes back', () => {
   ];
 
   const builder = new EntityStoreBuilder();
-  const ids = entities.map((entity, i) => builder.add(entity, tokens[i]!));
+  const ids = entities.map((entity, i) => builder.add(entity, namesOf(entity, tokens[i]!)));
   const store = builder.build();
 
   it('numbers the parties in the order they were added', () => {
@@ -156,7 +160,7 @@ describe('EntityStore: many parties', () => {
         countries: [countries[i % 8]!, countries[(i + 3) % 8]!],
       });
       entities.push(entity);
-      builder.add(entity, [[i, i + 1], [i + 2]]);
+      builder.add(entity, namesOf(entity, [[i, i + 1], [i + 2]]));
     }
     const store = builder.build();
     expect(store.size).toBe(1500);

@@ -138,8 +138,11 @@ export class EntityStoreBuilder {
     return this.json.chunkOf.length;
   }
 
-  /** Adds a party; `nameTokens[i]` are the token ids (the index's token table) of `entity.names[i]`. */
-  add(entity: ListedEntity, nameTokens: readonly (readonly number[])[]): number {
+  /**
+   * Adds a party with its names as the index prepared them (`entity.names`, then other readings):
+   * each a kind and token ids of the index's token table.
+   */
+  add(entity: ListedEntity, names: readonly { kind: NameKind; tokens: readonly number[] }[]): number {
     const id = this.size;
     this.json.add(JSON.stringify(entity));
     this.kinds.push(ENTITY_KINDS.indexOf(entity.kind));
@@ -152,10 +155,10 @@ export class EntityStoreBuilder {
     for (const country of entity.countries) this.countries.push(this.countryId(country));
     if (entity.identifiers.length > 0) this.identifiers.set(id, entity.identifiers);
     this.nameStart.push(this.nameKinds.length);
-    for (const [index, name] of entity.names.entries()) {
+    for (const name of names) {
       this.nameKinds.push(NAME_KINDS.indexOf(name.kind));
       this.tokenStart.push(this.tokens.length);
-      for (const token of nameTokens[index] ?? []) this.tokens.push(token);
+      for (const token of name.tokens) this.tokens.push(token);
     }
     return id;
   }

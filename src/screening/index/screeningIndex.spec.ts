@@ -437,3 +437,40 @@ describe('ScreeningIndex.search: a very common given name', () => {
     ]);
   });
 });
+
+describe('ScreeningIndex.search: Japanese names in kanji', () => {
+  const japanese = ScreeningIndex.build([
+    listed({ id: 'test:abe', name: '安倍晋三' }),
+    listed({ id: 'test:kishida', name: 'KISHIDA, Fumio' }),
+    listed({ id: 'test:xi', name: 'Xi Jinping' }),
+  ]);
+
+  it('finds a name listed in kanji from its Hepburn spelling, and names it as listed', () => {
+    const [match, ...rest] = search('Shinzo Abe', { kind: 'person', on: japanese });
+    expect(rest).toEqual([]);
+    expect(match!.entity.id).toBe('test:abe');
+    expect(match!.explanation.matchedName).toBe('安倍晋三');
+    expect(match!.explanation.matchType).toBe('transliterated_name');
+    // The alignment shows the kanji parts the Latin ones met.
+    const parts = match!.explanation.reason.name.alignment.map((part) => [part.subject, part.record]);
+    expect(parts.sort()).toEqual([
+      ['abe', '安倍'],
+      ['shinzo', '晋三'],
+    ]);
+  });
+
+  it('finds a name listed in Latin letters from the kanji, with long vowels written either way', () => {
+    expect(ids(search('岸田文雄', { kind: 'person', on: japanese }))).toEqual(['test:kishida']);
+    expect(ids(search('Shinzou Abe', { kind: 'person', on: japanese }))).toEqual(['test:abe']);
+  });
+
+  it('leaves Chinese names to their Chinese reading', () => {
+    expect(ids(search('习近平', { kind: 'person', on: japanese }))).toEqual(['test:xi']);
+    expect(
+      search('Tsuyoshi Ou', {
+        kind: 'person',
+        on: ScreeningIndex.build([listed({ id: 'test:wang', name: '王毅' })]),
+      }),
+    ).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { CHECK_TYPES, type CheckType, checkTypesOfEntity } from '../checkTypes.js';
 import { type NameToken, tokenIdentity } from '../matching/nameTokens.js';
-import { type PreparedName, preparedNameOf, prepareName } from '../matching/preparedName.js';
+import { type PreparedName, preparedNameOf, prepareName, readingNames } from '../matching/preparedName.js';
 import type { ListedEntity } from '../model/listedEntity.js';
 import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../scoring/identifiers.js';
 import { kindsCompatible } from '../scoring/kinds.js';
@@ -103,6 +103,8 @@ export class ScreeningIndexBuilder {
   private readonly entitySnapshot: number[] = [];
   private readonly snapshots: (string | null)[] = [];
   private readonly nameEntity: number[] = [];
+  /** Name id of each reading (readingNames) -> the index in its party's names of the name it reads. */
+  private readonly readingSource = new Map<number, number>();
   /** Per term, the names holding it, in name order. */
   private readonly postings: number[][] = [];
   private readonly identifiers = new Map<string, number[]>();
@@ -118,10 +120,19 @@ export class ScreeningIndexBuilder {
   add(entity: ListedEntity, snapshotId: string | null = null): void {
     if (this.ids.has(entity.id)) throw new Error(`entity ${entity.id} is indexed twice`);
     this.ids.add(entity.id);
-    const nameTokens = entity.names.map((name) => prepareName(name, entity.kind).tokens);
+    // Each name, then the other readings of those that have some (readingNames), which the store
+    // keeps as names of their own; a reading's full text is its name's.
+    const names = entity.names.map((name) => prepareName(name, entity.kind));
+    entity.names.forEach((name, source) => {
+      for (const reading of readingNames(name, entity.kind)) {
+        this.readingSource.set(this.nameEntity.length + names.length, source);
+        names.push(reading);
+      }
+    });
+    const nameTokens = names.map((name) => name.tokens);
     const entityId = this.store.add(
       entity,
-      nameTokens.map((tokens) => tokens.map((token) => this.tokenId(token))),
+      names.map((name) => ({ kind: name.kind, tokens: name.tokens.map((token) => this.tokenId(token)) })),
     );
     this.datasetStart.push(this.entityDatasets.length);
     for (const dataset of entity.datasets) this.entityDatasets.push(this.datasetOf(dataset));
@@ -187,6 +198,7 @@ export class ScreeningIndexBuilder {
       store: this.store.build(),
       tokenTable: this.tokenTable,
       nameEntity: Int32Array.from(this.nameEntity),
+      readingSource: this.readingSource,
       entityDatasets: Uint16Array.from(this.entityDatasets),
       datasetStart: Int32Array.from([...this.datasetStart, this.entityDatasets.length]),
       entityMask: Uint8Array.from(this.entityMask),
@@ -205,6 +217,7 @@ interface IndexParts {
   store: EntityStore;
   tokenTable: readonly NameToken[];
   nameEntity: Int32Array;
+  readingSource: ReadonlyMap<number, number>;
   entityDatasets: Uint16Array;
   datasetStart: Int32Array;
   entityMask: Uint8Array;
@@ -225,6 +238,7 @@ export class ScreeningIndex {
   private readonly store: EntityStore;
   private readonly tokenTable: readonly NameToken[];
   private readonly nameEntity: Int32Array;
+  private readonly readingSource: ReadonlyMap<number, number>;
   private readonly entityDatasets: Uint16Array;
   private readonly datasetStart: Int32Array;
   private readonly entityMask: Uint8Array;
@@ -244,6 +258,7 @@ export class ScreeningIndex {
     this.store = parts.store;
     this.tokenTable = parts.tokenTable;
     this.nameEntity = parts.nameEntity;
+    this.readingSource = parts.readingSource;
     this.entityDatasets = parts.entityDatasets;
     this.datasetStart = parts.datasetStart;
     this.entityMask = parts.entityMask;
@@ -373,7 +388,7 @@ export class ScreeningIndex {
       const ids = this.store.nameTokens(nameId);
       const tokens: NameToken[] = [];
       for (let i = 0; i < ids.length; i++) tokens.push(this.tokenTable[ids[i]!]!);
-      const full = entity?.names[nameId - first]?.full ?? '';
+      const full = entity?.names[this.readingSource.get(nameId) ?? nameId - first]?.full ?? '';
       names.push(preparedNameOf(full, this.store.nameKind(nameId), kind, tokens));
     }
     return names;
@@ -549,10 +564,12 @@ export function queryParts(subject: PreparedSubject): NameToken[] {
   const seen = new Set<string>();
   const parts: NameToken[] = [];
   for (const kind of kinds) {
-    for (const token of subject.nameFor(kind).tokens) {
-      if (!isSearchablePart(token) || seen.has(token.text)) continue;
-      seen.add(token.text);
-      parts.push(token);
+    for (const name of subject.namesFor(kind)) {
+      for (const token of name.tokens) {
+        if (!isSearchablePart(token) || seen.has(token.text)) continue;
+        seen.add(token.text);
+        parts.push(token);
+      }
     }
   }
   return parts;

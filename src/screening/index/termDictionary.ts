@@ -8,6 +8,7 @@ import {
   skeletonReadings,
   type TokenComparison,
 } from '../matching/tokenSimilarity.js';
+import { shortVowels } from '../matching/vocabulary/japaneseReadings.js';
 
 /**
  * The distinct name parts (terms) of every indexed name, and how a part of a query reaches the
@@ -93,6 +94,8 @@ export class TermDictionaryBuilder {
         bySkeleton.add(`${token.abjad ? 'a' : 'l'}${reading}`, id);
       // Korean syllables across Hangul and Latin letters (koreanRomanisation.ts), in the same map.
       if (token.korean !== '') bySkeleton.add(`k${token.korean}`, id);
+      // Readings of a Japanese name part in kanji, for the Latin spellings that equal one.
+      for (const reading of token.readings) bySkeleton.add(`j${reading}`, id);
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
     }
     return new TermDictionary(
@@ -189,6 +192,15 @@ export class TermDictionary {
     }
     if (part.korean !== '') {
       for (const term of this.bySkeleton.get(`k${otherKoreanOrigin(part.korean)}`) ?? []) consider(term);
+    }
+    if (part.readings.length === 0) {
+      for (const term of this.bySkeleton.get(`j${shortVowels(part.text)}`) ?? []) consider(term);
+    }
+    // A part of a Japanese name in kanji reaches Latin spellings through its readings.
+    for (const reading of part.readings) {
+      const term = this.ids.get(reading);
+      if (term !== undefined) consider(term);
+      if (reading.length >= 4) for (const near of this.neighbours(reading)) consider(near);
     }
     if (part.text.length >= 4) for (const term of this.neighbours(part.text)) consider(term);
     return found;

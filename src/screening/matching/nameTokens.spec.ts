@@ -123,6 +123,7 @@ describe('tokenIdentity', () => {
       letters: token.letters ^ 1,
       sino: 'la',
       korean: 'LLA.',
+      readings: ['lavrova'],
     };
     // A field added to NameToken without a changed value here fails the first assertion.
     expect(Object.keys(changed).sort()).toEqual(Object.keys(token).sort());

@@ -4,6 +4,7 @@ import { letterMask } from './editDistance.js';
 import { joinDottedLetters, type RawWord, rawWords } from './text.js';
 import { sinoKey } from './vocabulary/chineseRomanisation.js';
 import { hanjaReading, hasHan, startsWithKoreanFamilyName } from './vocabulary/hanjaReadings.js';
+import type { JapaneseReading } from './vocabulary/japaneseReadings.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
 import { matchLegalForm } from './vocabulary/legalForms.js';
 import {
@@ -103,6 +104,12 @@ export interface NameToken {
    * name was written in Hangul and 'L' when in Latin letters (only the two compare); '' otherwise.
    */
   korean: string;
+  /**
+   * For a part of a Japanese name in kanji (vocabulary/japaneseReadings): its readings in Hepburn,
+   * long vowels written short ("abe", "anbe", "abai" for 安倍), which a Latin part may equal; empty
+   * for every other part.
+   */
+  readings: readonly string[];
 }
 
 /**
@@ -111,7 +118,7 @@ export interface NameToken {
  * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
  */
 export function tokenIdentity(t: NameToken): string {
-  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}`;
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.readings.join('|')}`;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -195,6 +202,7 @@ export function consonantSkeleton(text: string, abjad = false): string {
 
 interface Draft {
   text: string;
+  readings: readonly string[];
   key: string;
   role: TokenRole;
   family: boolean;
@@ -215,7 +223,16 @@ function draftOf(
   acronym = false,
   legalFamily?: string,
 ): Draft {
-  return { text, key, role, family: word.familyHint, abjad: word.abjad, acronym, legalFamily };
+  return {
+    text,
+    readings: NO_READINGS,
+    key,
+    role,
+    family: word.familyHint,
+    abjad: word.abjad,
+    acronym,
+    legalFamily,
+  };
 }
 
 /**
@@ -228,6 +245,27 @@ export function nameTokens(name: string, kind: EntityKind, parts?: NameParts): N
   const drafts = classify(words, nameClass);
   markFamily(drafts, parts, nameClass);
   return finalise(drafts, nameClass, HANGUL.test(name), hanjaDrafts(name, nameClass, drafts));
+}
+
+const NO_READINGS: readonly string[] = Object.freeze([]);
+
+/**
+ * The tokens of one reading of a Japanese name in kanji (vocabulary/japaneseReadings), given name
+ * then family name as Latin spellings most often write them: each part is its kanji, with its
+ * readings for Latin spellings to meet.
+ */
+export function japaneseReadingTokens(reading: JapaneseReading): NameToken[] {
+  const draft = (part: JapaneseReading['given'], family: boolean): Draft => ({
+    text: part.kanji,
+    readings: part.readings,
+    key: part.kanji,
+    role: 'word',
+    family,
+    abjad: false,
+    acronym: false,
+    legalFamily: undefined,
+  });
+  return finalise([draft(reading.given, false), draft(reading.family, true)], 'person', false, undefined);
 }
 
 /**
@@ -364,6 +402,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     // Nothing but titles or prefixes: keep the words as they are rather than lose the name.
     return words.map((word) => ({
       text: word.text,
+      readings: NO_READINGS,
       key: word.text,
       role: 'word' as const,
       family: false,
@@ -451,6 +490,7 @@ function finalise(
       letters: letterMask(draft.text),
       sino: sinoKeys?.[d] ?? '',
       korean: koreanKeys?.[d] === undefined ? '' : koreanOrigin + koreanKeys[d],
+      readings: draft.readings,
     });
   }
   return tokens;

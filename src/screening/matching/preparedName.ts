@@ -1,5 +1,12 @@
 import type { EntityKind, EntityName, NameKind } from '../model/listedEntity.js';
-import { type NameClass, type NameToken, nameClassOf, nameTokens } from './nameTokens.js';
+import {
+  japaneseReadingTokens,
+  type NameClass,
+  type NameToken,
+  nameClassOf,
+  nameTokens,
+} from './nameTokens.js';
+import { japaneseReadings } from './vocabulary/japaneseReadings.js';
 
 /** A name normalised once, when an entity is loaded or a query arrives, and compared many times. */
 export interface PreparedName {
@@ -14,6 +21,24 @@ export interface PreparedName {
 
 export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
   return preparedNameOf(name.full, name.kind, kind, nameTokens(name.full, kind, name.parts));
+}
+
+/**
+ * The other readings of a person's name, each a name of its own under the same full text: a
+ * Japanese name in kanji read in Hepburn (安倍晋三 as Abe Shinzo), beside the Chinese and Korean
+ * readings its prepared name carries. Empty for nearly every name.
+ */
+export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
+  const nameClass = nameClassOf(kind);
+  if (nameClass !== 'person' && nameClass !== 'unknown') return [];
+  return japaneseReadings(name.full).map((reading) =>
+    preparedNameOf(name.full, name.kind, kind, japaneseReadingTokens(reading)),
+  );
+}
+
+/** Names as scoring compares them: each one prepared, followed by its other readings. */
+export function prepareNames(names: readonly EntityName[], kind: EntityKind): PreparedName[] {
+  return names.flatMap((name) => [prepareName(name, kind), ...readingNames(name, kind)]);
 }
 
 /**

@@ -110,3 +110,24 @@ describe('transliterate: Devanagari spelled as Latin spellings of Hindi names wr
     expect(words('जॉन प्रेस्कॉट')).toEqual(['jon', 'preskot']);
   });
 });
+
+describe('transliterate: kana in modified Hepburn', () => {
+  const words = (name: string) =>
+    transliterate(name, true)
+      .split(/[^a-z]+/)
+      .filter(Boolean);
+
+  it('reads small kana with the kana before them, and ッ as a doubled consonant', () => {
+    // any-ascii read ジョン as jiyon.
+    expect(words('ジョン・スコット')).toEqual(['jon', 'sukotto']);
+  });
+
+  it("writes the foreign sounds of katakana as Hepburn's table adds them (ティ ti, ヴィ vi, ファ fa)", () => {
+    expect(words('ティム デーヴィッド ファルコ')).toEqual(['timu', 'deviddo', 'faruko']);
+  });
+
+  it('writes long vowels short, as Latin spellings of names do', () => {
+    expect(words('あべ しんぞう')).toEqual(['abe', 'shinzo']);
+    expect(words('クルーズ')).toEqual(['kuruzu']);
+  });
+});

@@ -1,5 +1,7 @@
 import sanscriptModule from '@indic-transliteration/sanscript';
 import anyAscii from 'any-ascii';
+import { toRomaji } from 'wanakana';
+import { shortVowels } from './vocabulary/japaneseReadings.js';
 
 // A CommonJS package whose types declare an ES default export: imported from ES modules, its
 // default is the Sanscript object itself.
@@ -37,8 +39,8 @@ const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
  * split into words ("은정 김", "王 晨"), each word is kept whole: "은정" is a given name.
  */
 export function transliterate(text: string, isPerson: boolean): string {
-  const normalised = devanagariSpelling(
-    greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC')))),
+  const normalised = kanaSpelling(
+    devanagariSpelling(greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC'))))),
   );
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
   const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
@@ -237,6 +239,57 @@ function devanagariSpelling(text: string): string {
     for (const [pattern, spelling] of IAST_AS_NAMES) latin = latin.replace(pattern, spelling);
     return latin;
   });
+}
+
+/** Hiragana and katakana, with the prolonged-sound mark and the small letters; not the middle dot ・. */
+const KANA_RUN = /[\u3041-\u309f\u30a0-\u30fa\u30fc-\u30ff\u31f0-\u31ff]+/gu;
+/**
+ * Katakana pairs that write foreign sounds, in the modified Hepburn table's additions (BS 4812,
+ * ANSI Z39.11): ティ ti, ヴィ vi, ファ fa ... wanakana reads them kana by kana (tei, vyi, fua).
+ * Keyed in hiragana, as wanakana reads katakana through it.
+ */
+const EXTENDED_KATAKANA: Readonly<Record<string, string>> = {
+  てぃ: 'ti',
+  でぃ: 'di',
+  とぅ: 'tu',
+  どぅ: 'du',
+  てゅ: 'tyu',
+  でゅ: 'dyu',
+  ゔぁ: 'va',
+  ゔぃ: 'vi',
+  ゔ: 'vu',
+  ゔぇ: 've',
+  ゔぉ: 'vo',
+  ふぁ: 'fa',
+  ふぃ: 'fi',
+  ふぇ: 'fe',
+  ふぉ: 'fo',
+  うぃ: 'wi',
+  うぇ: 'we',
+  うぉ: 'wo',
+  しぇ: 'she',
+  じぇ: 'je',
+  ちぇ: 'che',
+  つぁ: 'tsa',
+  つぃ: 'tsi',
+  つぇ: 'tse',
+  つぉ: 'tso',
+  くぁ: 'kwa',
+  ぐぁ: 'gwa',
+};
+/**
+ * Japanese kana read in modified Hepburn, the romanisation of Japanese names in passports and the
+ * lists (wanakana 5.3.1, with the extended katakana above): any-ascii reads each kana alone, ジョン
+ * as jiyon where Hepburn writes jon, and the small ッ that doubles the next consonant as tsu.
+ * Long vowels are written short, as Latin spellings of names write them.
+ */
+function kanaSpelling(text: string): string {
+  if (!KANA_RUN.test(text)) return text;
+  KANA_RUN.lastIndex = 0;
+  return text.replace(
+    KANA_RUN,
+    (run) => ` ${shortVowels(toRomaji(run, { customRomajiMapping: EXTENDED_KATAKANA }))} `,
+  );
 }
 
 function isLetterOrDigit(code: number): boolean {

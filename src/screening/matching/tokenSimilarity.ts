@@ -1,5 +1,6 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, type NameToken } from './nameTokens.js';
+import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { areNicknames } from './vocabulary/personNames.js';
 
 /**
@@ -67,7 +68,7 @@ export interface TokenComparison {
  * cached by it. Keep in step with compareTokens.
  */
 export function comparisonIdentity(token: NameToken): string {
-  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}`;
+  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}|${token.readings.join('/')}`;
 }
 
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
@@ -123,6 +124,10 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     out.score = 1;
     return;
   }
+  if (a.readings.length > 0 || b.readings.length > 0) {
+    compareReadings(a, b, fuzz, out);
+    return;
+  }
   if (a.key === b.key) {
     out.score = TOKEN_SCORES.spelling;
     out.kind = 'spelling';
@@ -165,6 +170,34 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     }
   }
   if (a.abjad !== b.abjad) compareSkeletons(a, b, fuzz, out);
+}
+
+/**
+ * A part of a Japanese name in kanji against a Latin spelling (or another kanji part): the best of
+ * its readings, each compared as a Latin part would be, within the edit budget. A reading is a
+ * romanisation, scored as one (TOKEN_SCORES.romanisation) when it is exact.
+ */
+function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
+  const aTexts = a.readings.length > 0 ? a.readings : [shortVowels(a.text)];
+  const bTexts = b.readings.length > 0 ? b.readings : [shortVowels(b.text)];
+  for (const aText of aTexts) {
+    for (const bText of bTexts) {
+      if (aText === bText) {
+        out.score = TOKEN_SCORES.romanisation;
+        out.kind = 'spelling';
+        return;
+      }
+      const length = Math.max(aText.length, bText.length);
+      const budget = editBudget(length, fuzz.budgetFactor);
+      if (budget <= 0) continue;
+      const cost = weightedDistance(aText, bText, budget);
+      const score = (1 - cost / length) * TOKEN_SCORES.romanisation;
+      if (cost <= budget && score > out.score) {
+        out.score = score;
+        out.kind = 'fuzzy';
+      }
+    }
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { prepareName } from '../matching/preparedName.js';
+import { prepareNames } from '../matching/preparedName.js';
 import type { EntityKind } from '../model/listedEntity.js';
 import type { ScreeningProfile } from './profiles.js';
 import { PreparedSubject, scoreEntity } from './scoreEntity.js';
@@ -21,7 +21,7 @@ export function scoreNamePair(
     birthDates: [],
     countries: [],
     identifiers: [],
-    names: [prepareName({ full: listedName, kind: 'primary' }, kind)],
+    names: prepareNames([{ full: listedName, kind: 'primary' }], kind),
   };
   const { score } = scoreEntity(subject, listed, profile.fuzziness);
   return { score: Math.round(score * 1000) / 1000, match: score >= profile.threshold };

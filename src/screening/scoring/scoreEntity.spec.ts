@@ -264,7 +264,7 @@ describe('PreparedSubject', () => {
 
   it('keeps its own kind when it has one', () => {
     const person = subject('YANUKOVYCH, Viktor');
-    expect(person.nameFor('company').nameClass).toBe('person');
+    expect(person.namesFor('company')[0]!.nameClass).toBe('person');
   });
 });
 

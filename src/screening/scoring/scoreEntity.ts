@@ -1,5 +1,5 @@
 import { type AlignedPart, compareNames } from '../matching/nameAlignment.js';
-import { type PreparedName, prepareName } from '../matching/preparedName.js';
+import { type PreparedName, prepareNames } from '../matching/preparedName.js';
 import type { Fuzziness } from '../matching/tokenSimilarity.js';
 import type {
   EntityIdentifier,
@@ -40,29 +40,29 @@ export function prepareEntity(entity: ListedEntity): ScoringEntity {
     birthDates: entity.birthDates,
     countries: entity.countries,
     identifiers: entity.identifiers,
-    names: entity.names.map((name) => prepareName(name, entity.kind)),
+    names: prepareNames(entity.names, entity.kind),
   };
 }
 
 /** A subject with its name prepared for each kind of party it is compared with. */
 export class PreparedSubject {
-  private readonly names = new Map<EntityKind, PreparedName>();
+  private readonly names = new Map<EntityKind, readonly PreparedName[]>();
 
   constructor(readonly subject: ScreeningSubject) {}
 
   /**
    * The subject's name read as the subject's kind, or, for a subject of unknown kind, as the kind
    * of the party it is compared with: "SMITH, John" is read as a person's name against persons and
-   * as a company's against companies.
+   * as a company's against companies. First the name, then its other readings (readingNames).
    */
-  nameFor(listedKind: EntityKind): PreparedName {
+  namesFor(listedKind: EntityKind): readonly PreparedName[] {
     const kind = this.subject.kind === 'unknown' ? listedKind : this.subject.kind;
-    let name = this.names.get(kind);
-    if (!name) {
-      name = prepareName({ full: this.subject.name, kind: 'primary' }, kind);
-      this.names.set(kind, name);
+    let names = this.names.get(kind);
+    if (!names) {
+      names = prepareNames([{ full: this.subject.name, kind: 'primary' }], kind);
+      this.names.set(kind, names);
     }
-    return name;
+    return names;
   }
 }
 
@@ -103,7 +103,7 @@ export function scoreNames(
   names: readonly PreparedName[],
   fuzziness: Fuzziness,
 ): NameMatch {
-  const query = subject.nameFor(kind);
+  const queries = subject.namesFor(kind);
   let nameScore = 0;
   let nameIndex = 0;
   for (let i = 0; i < names.length; i++) {
@@ -111,11 +111,13 @@ export function scoreNames(
     const factor = nameKindFactor(name.kind);
     // A weak alias cannot beat the best name so far unless it could score above it.
     if (factor <= nameScore) continue;
-    const score = compareNames(query, name, fuzziness).score * factor;
-    if (score > nameScore) {
-      nameScore = score;
-      nameIndex = i;
-      if (score === 1) break;
+    for (const query of queries) {
+      const score = compareNames(query, name, fuzziness).score * factor;
+      if (score > nameScore) {
+        nameScore = score;
+        nameIndex = i;
+        if (score === 1) return { nameScore, nameIndex };
+      }
     }
   }
   return { nameScore, nameIndex };
@@ -214,6 +216,24 @@ function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
+/** The reading of the subject's name that scores best against the party's name. */
+function bestReading(
+  queries: readonly PreparedName[],
+  name: PreparedName,
+  fuzziness: Fuzziness,
+): PreparedName {
+  let best = queries[0]!;
+  let bestScore = -1;
+  for (const query of queries) {
+    const score = queries.length === 1 ? 0 : compareNames(query, name, fuzziness).score;
+    if (score > bestScore) {
+      best = query;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 /** Everything a reviewer needs to see why a party matched: score, type, reason, supporting fields. */
 export function explainMatch(
   subject: PreparedSubject,
@@ -221,8 +241,8 @@ export function explainMatch(
   fuzziness: Fuzziness,
   scored: EntityScore = scoreEntity(subject, candidate, fuzziness),
 ): MatchExplanation {
-  const query = subject.nameFor(candidate.kind);
   const name = candidate.names[scored.nameIndex]!;
+  const query = bestReading(subject.namesFor(candidate.kind), name, fuzziness);
   const alignment = compareNames(query, name, fuzziness, true).alignment ?? [];
   const evidence = gatherEvidence(subject.subject, candidate);
   const matchType = matchTypeOf(subject.subject.name, evidence, name, alignment, scored.nameScore);
