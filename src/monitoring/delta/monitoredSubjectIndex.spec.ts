@@ -94,6 +94,29 @@ describe('MonitoredSubjectIndex across an abjad transliteration', () => {
   });
 });
 
+describe('MonitoredSubjectIndex across reading names', () => {
+  it('reaches subjects in kanji or Korean in Cyrillic from Latin listed names, and the other way round', () => {
+    const reverse = MonitoredSubjectIndex.build([
+      monitored('kanji', '安倍晋三'),
+      monitored('cyrillic', 'Ким Чен Ын'),
+      monitored('latin-japanese', 'Fumio Kishida'),
+      monitored('latin-korean', 'Kim Jong Il'),
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:13', ['ABE, Shinzo']), defaultProfile())).toEqual([
+      'kanji',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:14', ['KIM Jong Un']), defaultProfile())).toEqual([
+      'cyrillic',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:15', ['岸田文雄']), defaultProfile())).toEqual([
+      'latin-japanese',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:16', ['Ким Чен Ир']), defaultProfile())).toEqual([
+      'latin-korean',
+    ]);
+  });
+});
+
 describe('MonitoredSubjectIndex kept up to date', () => {
   const bout = listedParty('test:6', ['Viktor BOUT']);
 

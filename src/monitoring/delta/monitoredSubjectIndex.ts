@@ -225,8 +225,8 @@ export class MonitoredSubjectIndex {
             this.bySkeleton.add(`${token.abjad ? 'l' : 'a'}${reading}`, part);
           // The Korean route, likewise: a Hangul part looks up Latin terms, and the other way round.
           if (token.korean !== '') this.bySkeleton.add(`k${otherKoreanOrigin(token.korean)}`, part);
-          // The Japanese routes, likewise: a Latin part looks up kanji terms by its spelling, a
-          // kanji part Latin terms by its readings.
+          // The reading routes, likewise: a Latin part looks up the parts of reading names (kanji,
+          // Korean in Cyrillic) by its spelling, and such a part Latin terms by its readings.
           if (token.readings.length === 0) this.bySkeleton.add(`j${shortVowels(token.text)}`, part);
           for (const reading of token.readings) this.bySkeleton.add(`J${reading}`, part);
           const grams = trigramsOf(token.text);

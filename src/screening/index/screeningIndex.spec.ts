@@ -438,7 +438,7 @@ describe('ScreeningIndex.search: a very common given name', () => {
   });
 });
 
-describe('ScreeningIndex.search: Japanese names in kanji', () => {
+describe('ScreeningIndex.search: reading names (Japanese in kanji, Korean in Cyrillic)', () => {
   const japanese = ScreeningIndex.build([
     listed({ id: 'test:abe', name: '安倍晋三' }),
     listed({ id: 'test:kishida', name: 'KISHIDA, Fumio' }),
@@ -462,6 +462,15 @@ describe('ScreeningIndex.search: Japanese names in kanji', () => {
   it('finds a name listed in Latin letters from the kanji, with long vowels written either way', () => {
     expect(ids(search('岸田文雄', { kind: 'person', on: japanese }))).toEqual(['test:kishida']);
     expect(ids(search('Shinzou Abe', { kind: 'person', on: japanese }))).toEqual(['test:abe']);
+  });
+
+  it('finds a Korean name written in Cyrillic from its Latin spelling, and the other way round', () => {
+    const korean = ScreeningIndex.build([
+      listed({ id: 'test:kju', name: 'Ким Чен Ын' }),
+      listed({ id: 'test:kji', name: 'KIM Jong Il' }),
+    ]);
+    expect(ids(search('Kim Jong Un', { kind: 'person', on: korean }))).toEqual(['test:kju']);
+    expect(ids(search('Ким Чен Ир', { kind: 'person', on: korean }))).toEqual(['test:kji']);
   });
 
   it('leaves Chinese names to their Chinese reading', () => {

@@ -566,8 +566,11 @@ export function queryParts(subject: PreparedSubject): NameToken[] {
   for (const kind of kinds) {
     for (const name of subject.namesFor(kind)) {
       for (const token of name.tokens) {
-        if (!isSearchablePart(token) || seen.has(token.text)) continue;
-        seen.add(token.text);
+        // A part of a reading name may share its text with the name's own part ("chen" of Чен).
+        const identity =
+          token.readings.length === 0 ? token.text : `${token.text}|${token.readings.join('|')}`;
+        if (!isSearchablePart(token) || seen.has(identity)) continue;
+        seen.add(identity);
         parts.push(token);
       }
     }

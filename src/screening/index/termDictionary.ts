@@ -94,7 +94,7 @@ export class TermDictionaryBuilder {
         bySkeleton.add(`${token.abjad ? 'a' : 'l'}${reading}`, id);
       // Korean syllables across Hangul and Latin letters (koreanRomanisation.ts), in the same map.
       if (token.korean !== '') bySkeleton.add(`k${token.korean}`, id);
-      // Readings of a Japanese name part in kanji, for the Latin spellings that equal one.
+      // The readings of a part of a reading name (kanji, Korean in Cyrillic), for the Latin spellings equal to one.
       for (const reading of token.readings) bySkeleton.add(`j${reading}`, id);
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
     }
@@ -196,7 +196,7 @@ export class TermDictionary {
     if (part.readings.length === 0) {
       for (const term of this.bySkeleton.get(`j${shortVowels(part.text)}`) ?? []) consider(term);
     }
-    // A part of a Japanese name in kanji reaches Latin spellings through its readings.
+    // A part of a reading name (kanji, Korean in Cyrillic) reaches Latin spellings through its readings.
     for (const reading of part.readings) {
       const term = this.ids.get(reading);
       if (term !== undefined) consider(term);

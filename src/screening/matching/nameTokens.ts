@@ -4,7 +4,7 @@ import { letterMask } from './editDistance.js';
 import { joinDottedLetters, type RawWord, rawWords } from './text.js';
 import { sinoKey } from './vocabulary/chineseRomanisation.js';
 import { hanjaReading, hasHan, startsWithKoreanFamilyName } from './vocabulary/hanjaReadings.js';
-import type { JapaneseReading } from './vocabulary/japaneseReadings.js';
+import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
 import { matchLegalForm } from './vocabulary/legalForms.js';
 import {
@@ -105,9 +105,9 @@ export interface NameToken {
    */
   korean: string;
   /**
-   * For a part of a Japanese name in kanji (vocabulary/japaneseReadings): its readings in Hepburn,
-   * long vowels written short ("abe", "anbe", "abai" for 安倍), which a Latin part may equal; empty
-   * for every other part.
+   * For a part of a reading name (preparedName.ts `readingNames`): the Latin spellings it reads as
+   * (a Japanese part in kanji in Hepburn: "abe", "anbe", "abai" for 安倍; a Korean syllable in
+   * Cyrillic: "jong", "cheong" ... for Чен), which a Latin part may equal; empty for every other part.
    */
   readings: readonly string[];
 }
@@ -249,23 +249,32 @@ export function nameTokens(name: string, kind: EntityKind, parts?: NameParts): N
 
 const NO_READINGS: readonly string[] = Object.freeze([]);
 
+/** A part of a name read from another script: its text as written, and its Latin readings. */
+export interface ReadingPart {
+  text: string;
+  readings: readonly string[];
+  family: boolean;
+}
+
 /**
- * The tokens of one reading of a Japanese name in kanji (vocabulary/japaneseReadings), given name
- * then family name as Latin spellings most often write them: each part is its kanji, with its
- * readings for Latin spellings to meet.
+ * The tokens of a reading name (preparedName.ts `readingNames`): a person's name whose parts are
+ * compared through their readings (the `readings` of a token) rather than their text.
  */
-export function japaneseReadingTokens(reading: JapaneseReading): NameToken[] {
-  const draft = (part: JapaneseReading['given'], family: boolean): Draft => ({
-    text: part.kanji,
-    readings: part.readings,
-    key: part.kanji,
-    role: 'word',
-    family,
-    abjad: false,
-    acronym: false,
-    legalFamily: undefined,
-  });
-  return finalise([draft(reading.given, false), draft(reading.family, true)], 'person', false, undefined);
+export function readingTokens(parts: readonly ReadingPart[]): NameToken[] {
+  const drafts = parts.map(
+    (part): Draft => ({
+      text: part.text,
+      // Long vowels short, as a Latin part is read against them (tokenSimilarity compareReadings).
+      readings: part.readings.map(shortVowels),
+      key: part.text,
+      role: 'word',
+      family: part.family,
+      abjad: false,
+      acronym: false,
+      legalFamily: undefined,
+    }),
+  );
+  return finalise(drafts, 'person', false, undefined);
 }
 
 /**

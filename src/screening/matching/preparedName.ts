@@ -1,11 +1,13 @@
 import type { EntityKind, EntityName, NameKind } from '../model/listedEntity.js';
 import {
-  japaneseReadingTokens,
   type NameClass,
   type NameToken,
   nameClassOf,
   nameTokens,
+  type ReadingPart,
+  readingTokens,
 } from './nameTokens.js';
+import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
 
 /** A name normalised once, when an entity is loaded or a query arrives, and compared many times. */
@@ -24,16 +26,30 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
 }
 
 /**
- * The other readings of a person's name, each a name of its own under the same full text: a
- * Japanese name in kanji read in Hepburn (安倍晋三 as Abe Shinzo), beside the Chinese and Korean
- * readings its prepared name carries. Empty for nearly every name.
+ * The other readings of a person's name, each a name of its own under the same full text, for
+ * scripts whose Latin spellings no letter-by-letter transliteration reaches: a Japanese name in
+ * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
+ * Cyrillic read syllable by syllable (Ким Чен Ын as Kim Jong Un). The Chinese and Korean readings
+ * of Han characters are carried by the prepared name itself. Empty for nearly every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
   if (nameClass !== 'person' && nameClass !== 'unknown') return [];
-  return japaneseReadings(name.full).map((reading) =>
-    preparedNameOf(name.full, name.kind, kind, japaneseReadingTokens(reading)),
+  const reading = (parts: ReadingPart[]) => preparedNameOf(name.full, name.kind, kind, readingTokens(parts));
+  const japanese = japaneseReadings(name.full).map(({ family, given }) =>
+    reading([
+      { text: given.kanji, readings: given.readings, family: false },
+      { text: family.kanji, readings: family.readings, family: true },
+    ]),
   );
+  const korean = cyrillicKoreanReadings(name.full);
+  if (korean === undefined) return japanese;
+  const words = nameTokens(name.full, kind);
+  if (words.length !== korean.length) return japanese;
+  return [
+    ...japanese,
+    reading(words.map((word, i) => ({ text: word.text, readings: korean[i]!, family: i === 0 }))),
+  ];
 }
 
 /** Names as scoring compares them: each one prepared, followed by its other readings. */

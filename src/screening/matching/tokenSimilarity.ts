@@ -173,9 +173,10 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
 }
 
 /**
- * A part of a Japanese name in kanji against a Latin spelling (or another kanji part): the best of
- * its readings, each compared as a Latin part would be, within the edit budget. A reading is a
- * romanisation, scored as one (TOKEN_SCORES.romanisation) when it is exact.
+ * A part of a reading name (a Japanese part in kanji, a Korean syllable in Cyrillic) against a Latin
+ * spelling (or another such part): the best of its readings, each compared as a Latin part would
+ * be, within the edit budget. A reading is a romanisation, scored as one (TOKEN_SCORES.romanisation)
+ * when it is exact.
  */
 function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
   const aTexts = a.readings.length > 0 ? a.readings : [shortVowels(a.text)];

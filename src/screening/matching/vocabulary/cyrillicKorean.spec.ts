@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { cyrillicKoreanReadings } from './cyrillicKorean.js';
+
+describe('cyrillicKoreanReadings', () => {
+  it('reads each syllable every way the Latin systems spell it: final н as n or ng, е as eo or o', () => {
+    const [family, first, second] = cyrillicKoreanReadings('Ким Чен Ын')!;
+    expect(family).toContain('kim');
+    expect(first).toEqual(expect.arrayContaining(['jong', 'chong', 'jeong', 'cheon']));
+    expect(second).toEqual(expect.arrayContaining(['un', 'eun']));
+    expect(cyrillicKoreanReadings('Пак Пон Джу')![2]).toEqual(expect.arrayContaining(['ju', 'chu']));
+  });
+
+  it('reads only names that start with a Korean family name and are made of Korean syllables', () => {
+    for (const name of ['Иван Петров', 'Лиана Ким', 'Ким', 'Ким Чен Ын Пак Ли', 'Ким Владимир'])
+      expect(cyrillicKoreanReadings(name), name).toBeUndefined();
+  });
+});
