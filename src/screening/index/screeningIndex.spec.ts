@@ -483,3 +483,14 @@ describe('ScreeningIndex.search: reading names (Japanese in kanji, Korean in Cyr
     ).toEqual([]);
   });
 });
+
+describe('ScreeningIndex.search: foreign names in katakana', () => {
+  it('finds a name listed in katakana from its Latin spelling, and the other way round', () => {
+    const katakana = ScreeningIndex.build([
+      listed({ id: 'test:cruz', name: 'テッド・クルーズ' }),
+      listed({ id: 'test:nelson', name: 'Bill Nelson' }),
+    ]);
+    expect(ids(search('Ted Cruz', { kind: 'person', on: katakana }))).toEqual(['test:cruz']);
+    expect(ids(search('ビル・ネルソン', { kind: 'person', on: katakana }))).toEqual(['test:nelson']);
+  });
+});

@@ -491,7 +491,12 @@ function finalise(
       abjad: draft.abjad,
       acronym: draft.acronym,
       legalFamily: draft.legalFamily,
-      phonetic: isWord ? phoneticKeys(draft.text) : [],
+      // A part of a reading name sounds like its readings: the candidate search finds it by them.
+      phonetic: isWord
+        ? draft.readings.length > 0
+          ? [...new Set(draft.readings.flatMap(phoneticKeys))]
+          : phoneticKeys(draft.text)
+        : [],
       skeleton: isWord ? consonantSkeleton(draft.text, draft.abjad) : draft.text,
       position: tokens.length,
       repeat,

@@ -9,6 +9,7 @@ import {
 } from './nameTokens.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
+import { isKatakanaName, loanwordReadings } from './vocabulary/katakanaLoanwords.js';
 
 /** A name normalised once, when an entity is loaded or a query arrives, and compared many times. */
 export interface PreparedName {
@@ -42,15 +43,30 @@ export function readingNames(name: EntityName, kind: EntityKind): PreparedName[]
       { text: family.kanji, readings: family.readings, family: true },
     ]),
   );
+  // Each part keeps the word as written, a term of its own beside the name's transliterated parts.
+  if (isKatakanaName(name.full)) {
+    // A foreign name as Japanese writes it, in its own order: the family name last.
+    const words = name.full.split(KATAKANA_SEPARATOR).filter(Boolean);
+    const parts = words.map((word, i) => ({
+      text: word,
+      readings: loanwordReadings(
+        nameTokens(word, kind)
+          .map((token) => token.text)
+          .join(''),
+      ),
+      family: words.length > 1 && i === words.length - 1,
+    }));
+    return [...japanese, reading(parts)];
+  }
   const korean = cyrillicKoreanReadings(name.full);
   if (korean === undefined) return japanese;
-  const words = nameTokens(name.full, kind);
-  if (words.length !== korean.length) return japanese;
   return [
     ...japanese,
-    reading(words.map((word, i) => ({ text: word.text, readings: korean[i]!, family: i === 0 }))),
+    reading(korean.map(({ word, readings }, i) => ({ text: word, readings, family: i === 0 }))),
   ];
 }
+
+const KATAKANA_SEPARATOR = /[\s\u30fb\uff65\u00b7]+/u;
 
 /** Names as scoring compares them: each one prepared, followed by its other readings. */
 export function prepareNames(names: readonly EntityName[], kind: EntityKind): PreparedName[] {

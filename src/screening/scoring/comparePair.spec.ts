@@ -114,6 +114,30 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('张成泽', 'Jang Song Taek')).toBe(false);
   });
 
+  it('matches Japanese names in kanji or kana with their Hepburn spellings, both ways', () => {
+    expect(match('安倍晋三', 'Abe Shinzo')).toBe(true);
+    expect(match('Shinzou ABE', '安倍晋三')).toBe(true);
+    expect(match('岸田 文雄', 'KISHIDA, Fumio')).toBe(true);
+    expect(match('あべ しんぞう', 'Abe Shinzo')).toBe(true);
+    // Another given name is another person.
+    expect(match('安倍晋三', 'Abe Akie')).toBe(false);
+  });
+
+  it('matches foreign names written in katakana with their Latin spellings', () => {
+    expect(match('テッド・クルーズ', 'Ted Cruz')).toBe(true);
+    expect(match('ティム・スコット', 'Tim Scott')).toBe(true);
+    expect(match('アラン・ジョンソン', 'Alan Johnson')).toBe(true);
+    expect(match('ビル・ネルソン', 'Bill Nelson')).toBe(true);
+    expect(match('テッド・クルーズ', 'Ted Kennedy')).toBe(false);
+  });
+
+  it('matches Korean names written in Cyrillic with their Latin spellings', () => {
+    expect(match('Ким Чен Ын', 'Kim Jong Un')).toBe(true);
+    expect(match('Kim Jong-un', 'Ким Чен Ын')).toBe(true);
+    expect(match('Пак Пон Джу', 'PAK Pong Ju')).toBe(true);
+    expect(match('Ким Чен Ын', 'Kim Jong Il')).toBe(false);
+  });
+
   it('keeps names that only share a consonant or two apart', () => {
     expect(match('مروان عيسى', 'Marianne Aas')).toBe(false);
     expect(match('طارق عزيز', 'TAREK ZAYED')).toBe(false);

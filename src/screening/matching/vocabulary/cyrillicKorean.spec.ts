@@ -4,10 +4,12 @@ import { cyrillicKoreanReadings } from './cyrillicKorean.js';
 describe('cyrillicKoreanReadings', () => {
   it('reads each syllable every way the Latin systems spell it: final н as n or ng, е as eo or o', () => {
     const [family, first, second] = cyrillicKoreanReadings('Ким Чен Ын')!;
-    expect(family).toContain('kim');
-    expect(first).toEqual(expect.arrayContaining(['jong', 'chong', 'jeong', 'cheon']));
-    expect(second).toEqual(expect.arrayContaining(['un', 'eun']));
-    expect(cyrillicKoreanReadings('Пак Пон Джу')![2]).toEqual(expect.arrayContaining(['ju', 'chu']));
+    expect(family).toEqual({ word: 'ким', readings: expect.arrayContaining(['kim']) });
+    expect(first!.readings).toEqual(expect.arrayContaining(['jong', 'chong', 'jeong', 'cheon']));
+    expect(second!.readings).toEqual(expect.arrayContaining(['un', 'eun']));
+    expect(cyrillicKoreanReadings('Пак Пон Джу')![2]!.readings).toEqual(
+      expect.arrayContaining(['ju', 'chu']),
+    );
   });
 
   it('reads only names that start with a Korean family name and are made of Korean syllables', () => {

@@ -94,24 +94,24 @@ const MAX_READINGS = 64;
 const CYRILLIC_WORD = /^[а-яё]+$/u;
 
 /**
- * The Latin readings of each word of a person's name in Cyrillic that starts with a Korean family
- * name and is made only of Korean syllables (at most three a word, two to four words); undefined
- * for any other name.
+ * Each word (in lower case) of a person's name in Cyrillic that starts with a Korean family name
+ * and is made only of Korean syllables (at most three a word, two to four words), with its Latin
+ * readings; undefined for any other name.
  */
-export function cyrillicKoreanReadings(name: string): string[][] | undefined {
+export function cyrillicKoreanReadings(name: string): { word: string; readings: string[] }[] | undefined {
   const words = name
     .toLowerCase()
     .split(/[\s\-‐‑]+/u)
     .filter(Boolean);
   if (words.length < 2 || words.length > 4 || !FAMILY_NAMES.has(words[0]!)) return undefined;
-  const readings: string[][] = [];
+  const read: { word: string; readings: string[] }[] = [];
   for (const word of words) {
     if (!CYRILLIC_WORD.test(word)) return undefined;
-    const read = syllableReadings(word, 0, 0);
-    if (read === undefined || read.length === 0) return undefined;
-    readings.push([...new Set(read)].slice(0, MAX_READINGS));
+    const readings = syllableReadings(word, 0, 0);
+    if (readings === undefined) return undefined;
+    read.push({ word, readings: [...new Set(readings)] });
   }
-  return readings;
+  return read;
 }
 
 function syllableReadings(word: string, start: number, syllables: number): string[] | undefined {
