@@ -31,6 +31,7 @@ describe('/metrics and /health/status', () => {
   let url: string;
   let key: CreatedApiKey;
   const metrics = new ServiceMetrics();
+  const windowNow = new Date();
 
   beforeAll(async () => {
     es = await openTestEventStore();
@@ -50,7 +51,9 @@ describe('/metrics and /health/status', () => {
       store,
       sourceStaleAfterMs: 14 * 86_400_000,
       clock: systemClock,
-      rateLimiter: createRateLimiter(es.db.pool, { limit: 3 }),
+      // Every request counts in one window: on the wall clock, a run across a minute's end started
+      // a new window between the third request and the fourth.
+      rateLimiter: createRateLimiter(es.db.pool, { limit: 3, clock: () => windowNow }),
       observability: { metrics, readStatus, metricsToken: TOKEN },
     });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
