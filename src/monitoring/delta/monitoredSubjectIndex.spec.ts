@@ -101,6 +101,10 @@ describe('MonitoredSubjectIndex across reading names', () => {
       monitored('cyrillic', 'Ким Чен Ын'),
       monitored('latin-japanese', 'Fumio Kishida'),
       monitored('latin-korean', 'Kim Jong Il'),
+      monitored('hangul', '최룡해'),
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:17', ['CHOE, Ryong Hae']), defaultProfile())).toEqual([
+      'hangul',
     ]);
     expect(reverse.candidatesFor(listedParty('test:13', ['ABE, Shinzo']), defaultProfile())).toEqual([
       'kanji',

@@ -473,6 +473,16 @@ describe('ScreeningIndex.search: reading names (Japanese in kanji, Korean in Cyr
     expect(ids(search('Ким Чен Ир', { kind: 'person', on: korean }))).toEqual(['test:kji']);
   });
 
+  it('finds a Korean name listed in parts from the name in Hangul or Hanja written as one word', () => {
+    const korean = ScreeningIndex.build([
+      listed({ id: 'test:choe', name: 'CHOE, Ryong Hae' }),
+      listed({ id: 'test:kim', name: 'KIM, Jong Un' }),
+    ]);
+    expect(ids(search('최룡해', { kind: 'person', on: korean }))).toEqual(['test:choe']);
+    expect(ids(search('崔龍海', { kind: 'person', on: korean }))).toEqual(['test:choe']);
+    expect(ids(search('金正恩', { kind: 'person', on: korean }))).toEqual(['test:kim']);
+  });
+
   it('leaves Chinese names to their Chinese reading', () => {
     expect(ids(search('习近平', { kind: 'person', on: japanese }))).toEqual(['test:xi']);
     expect(

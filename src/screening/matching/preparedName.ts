@@ -8,6 +8,7 @@ import {
   readingTokens,
 } from './nameTokens.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
+import { koreanNameReadings } from './vocabulary/hangulReadings.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
 import { isKatakanaName, loanwordReadings } from './vocabulary/katakanaLoanwords.js';
 
@@ -30,8 +31,9 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * The other readings of a person's name, each a name of its own under the same full text, for
  * scripts whose Latin spellings no letter-by-letter transliteration reaches: a Japanese name in
  * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
- * Cyrillic read syllable by syllable (Ким Чен Ын as Kim Jong Un). The Chinese and Korean readings
- * of Han characters are carried by the prepared name itself. Empty for nearly every name.
+ * Hangul, Hanja or Cyrillic read syllable by syllable (최룡해 as Choe Ryong Hae, Ким Чен Ын as Kim
+ * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz). Empty for nearly
+ * every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
@@ -39,8 +41,8 @@ export function readingNames(name: EntityName, kind: EntityKind): PreparedName[]
   const reading = (parts: ReadingPart[]) => preparedNameOf(name.full, name.kind, kind, readingTokens(parts));
   const japanese = japaneseReadings(name.full).map(({ family, given }) =>
     reading([
-      { text: given.kanji, readings: given.readings, family: false },
-      { text: family.kanji, readings: family.readings, family: true },
+      { text: given.kanji, readings: given.readings, family: false, approximate: false },
+      { text: family.kanji, readings: family.readings, family: true, approximate: false },
     ]),
   );
   // Each part keeps the word as written, a term of its own beside the name's transliterated parts.
@@ -55,14 +57,17 @@ export function readingNames(name: EntityName, kind: EntityKind): PreparedName[]
           .join(''),
       ),
       family: words.length > 1 && i === words.length - 1,
+      approximate: true,
     }));
     return [...japanese, reading(parts)];
   }
-  const korean = cyrillicKoreanReadings(name.full);
+  const korean = cyrillicKoreanReadings(name.full) ?? koreanNameReadings(name.full);
   if (korean === undefined) return japanese;
   return [
     ...japanese,
-    reading(korean.map(({ word, readings }, i) => ({ text: word, readings, family: i === 0 }))),
+    reading(
+      korean.map(({ word, readings }, i) => ({ text: word, readings, family: i === 0, approximate: false })),
+    ),
   ];
 }
 

@@ -68,7 +68,7 @@ export interface TokenComparison {
  * cached by it. Keep in step with compareTokens.
  */
 export function comparisonIdentity(token: NameToken): string {
-  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}|${token.readings.join('/')}`;
+  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}|${token.readings.join('/')}${token.approximateReadings ? '~' : ''}`;
 }
 
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
@@ -173,14 +173,15 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
 }
 
 /**
- * A part of a reading name (a Japanese part in kanji, a Korean syllable in Cyrillic) against a Latin
- * spelling (or another such part): the best of its readings, each compared as a Latin part would
- * be, within the edit budget. A reading is a romanisation, scored as one (TOKEN_SCORES.romanisation)
- * when it is exact.
+ * A part of a reading name (a Japanese part in kanji, a Korean syllable, a katakana word) against a
+ * Latin spelling (or another such part): a reading equal to the spelling is a romanisation, scored
+ * as one (TOKEN_SCORES.romanisation). Approximate readings (NameToken.approximateReadings) also
+ * match within the edit budget, a little lower.
  */
 function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
   const aTexts = a.readings.length > 0 ? a.readings : [shortVowels(a.text)];
   const bTexts = b.readings.length > 0 ? b.readings : [shortVowels(b.text)];
+  const approximate = a.approximateReadings || b.approximateReadings;
   for (const aText of aTexts) {
     for (const bText of bTexts) {
       if (aText === bText) {
@@ -188,6 +189,7 @@ function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Token
         out.kind = 'spelling';
         return;
       }
+      if (!approximate) continue;
       const length = Math.max(aText.length, bText.length);
       const budget = editBudget(length, fuzz.budgetFactor);
       if (budget <= 0) continue;

@@ -97,6 +97,11 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('강석주', 'Kang Sok-ju')).toBe(true);
     // The parts split the syllables elsewhere than the whole word: hyeong-yu against Hyon-gyu.
     expect(match('김현규', 'Kim Hyon-gyu')).toBe(true);
+    // Syllable by syllable, as lists write given names in parts.
+    expect(match('최룡해', 'CHOE, Ryong Hae')).toBe(true);
+    // A syllable one letter from another is another syllable: 영 yong is not jong, 상 sang not chang.
+    expect(match('영식 김', 'KIM, Jong Sik')).toBe(false);
+    expect(match('상호 박', 'Pak Chang-Ho')).toBe(false);
   });
 
   it('matches Korean names written in Hanja with their McCune-Reischauer spellings', () => {
