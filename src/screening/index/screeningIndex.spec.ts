@@ -483,6 +483,15 @@ describe('ScreeningIndex.search: reading names (Japanese in kanji, Korean in Cyr
     expect(ids(search('金正恩', { kind: 'person', on: korean }))).toEqual(['test:kim']);
   });
 
+  it('finds a Thai name from its RTGS spelling, and the other way round', () => {
+    const thai = ScreeningIndex.build([
+      listed({ id: 'test:prayut', name: 'ประยุทธ์ จันทร์โอชา' }),
+      listed({ id: 'test:somchai', name: 'Somchai WONGSAWAT' }),
+    ]);
+    expect(ids(search('Prayut Chan-o-cha', { kind: 'person', on: thai }))).toEqual(['test:prayut']);
+    expect(ids(search('สมชาย วงศ์สวัสดิ์', { kind: 'person', on: thai }))).toEqual(['test:somchai']);
+  });
+
   it('leaves Chinese names to their Chinese reading', () => {
     expect(ids(search('习近平', { kind: 'person', on: japanese }))).toEqual(['test:xi']);
     expect(

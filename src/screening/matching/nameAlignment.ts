@@ -4,6 +4,7 @@ import type { PreparedName } from './preparedName.js';
 import {
   compareTokens,
   type Fuzziness,
+  readingScore,
   sameKoreanSyllables,
   skeletonReadings,
   TOKEN_SCORES,
@@ -441,6 +442,13 @@ function addMergedEdges(
             sameKoreanSyllables(token.korean, joinedTextKorean(runs, start, end)))
         ) {
           score = TOKEN_SCORES.romanisation;
+        }
+        // "จันทร์โอชา" / "Chan-o-cha": a part of a reading name meets the joined parts by its readings.
+        if (token.readings.length > 0 && score < TOKEN_SCORES.romanisation) {
+          const joined = joinedText(runs, start, end);
+          const read =
+            readingScore(token, joined, fuzz) * (1 - (joins * NAME_RULES.mergeCost) / joined.length);
+          if (read > score) score = read;
         }
         // "عبدالغفور" / "Abd al-Ghafur": a compound one side writes as one word and the other in parts
         // meets on the skeleton of the joined parts. The article inside the run is left free: the

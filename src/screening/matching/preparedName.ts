@@ -11,6 +11,7 @@ import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
 import { isKatakanaName, loanwordReadings } from './vocabulary/katakanaLoanwords.js';
+import { thaiNameReadings } from './vocabulary/thaiRomanisation.js';
 
 /** A name normalised once, when an entity is loaded or a query arrives, and compared many times. */
 export interface PreparedName {
@@ -32,44 +33,75 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * scripts whose Latin spellings no letter-by-letter transliteration reaches: a Japanese name in
  * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
  * Hangul, Hanja or Cyrillic read syllable by syllable (최룡해 as Choe Ryong Hae, Ким Чен Ын as Kim
- * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz). Empty for nearly
- * every name.
+ * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz), a Thai name in
+ * RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
   if (nameClass !== 'person' && nameClass !== 'unknown') return [];
-  const reading = (parts: ReadingPart[]) => preparedNameOf(name.full, name.kind, kind, readingTokens(parts));
-  const japanese = japaneseReadings(name.full).map(({ family, given }) =>
-    reading([
-      { text: given.kanji, readings: given.readings, family: false, approximate: false },
-      { text: family.kanji, readings: family.readings, family: true, approximate: false },
-    ]),
+  return READERS.flatMap((read) => read(name.full, kind)).map((parts) =>
+    preparedNameOf(name.full, name.kind, kind, readingTokens(parts)),
   );
-  // Each part keeps the word as written, a term of its own beside the name's transliterated parts.
-  if (isKatakanaName(name.full)) {
-    // A foreign name as Japanese writes it, in its own order: the family name last.
-    const words = name.full.split(KATAKANA_SEPARATOR).filter(Boolean);
-    const parts = words.map((word, i) => ({
-      text: word,
-      readings: loanwordReadings(
-        nameTokens(word, kind)
-          .map((token) => token.text)
-          .join(''),
-      ),
-      family: words.length > 1 && i === words.length - 1,
-      approximate: true,
-    }));
-    return [...japanese, reading(parts)];
-  }
-  const korean = cyrillicKoreanReadings(name.full) ?? koreanNameReadings(name.full);
-  if (korean === undefined) return japanese;
-  return [
-    ...japanese,
-    reading(
-      korean.map(({ word, readings }, i) => ({ text: word, readings, family: i === 0, approximate: false })),
-    ),
-  ];
 }
+
+/** A script's reader: the reading names of a name (each its parts), none when it is not the script's. */
+type Reader = (full: string, kind: EntityKind) => ReadingPart[][];
+
+/** Each part keeps the word as written, a term of its own beside the name's transliterated parts. */
+function partsOf(
+  words: readonly { word: string; readings: readonly string[] }[],
+  family: 'first' | 'last',
+  approximate: boolean,
+): ReadingPart[] {
+  const familyAt = family === 'first' ? 0 : words.length - 1;
+  return words.map(({ word, readings }, i) => ({
+    text: word,
+    readings,
+    family: i === familyAt,
+    approximate,
+  }));
+}
+
+const READERS: readonly Reader[] = [
+  // Kanji, given name first as Latin spellings most often write it; readings are every spelling.
+  (full) =>
+    japaneseReadings(full).map(({ family, given }) =>
+      partsOf(
+        [
+          { word: given.kanji, readings: given.readings },
+          { word: family.kanji, readings: family.readings },
+        ],
+        'last',
+        false,
+      ),
+    ),
+  // A foreign name as Japanese writes it, in its own order (the family name last); approximate.
+  (full, kind) => {
+    if (!isKatakanaName(full)) return [];
+    const words = full.split(KATAKANA_SEPARATOR).filter(Boolean);
+    const hepburn = (word: string) =>
+      nameTokens(word, kind)
+        .map((token) => token.text)
+        .join('');
+    return [
+      partsOf(
+        words.map((word) => ({ word, readings: loanwordReadings(hepburn(word)) })),
+        'last',
+        true,
+      ),
+    ];
+  },
+  // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.
+  (full) => {
+    const words = thaiNameReadings(full);
+    return words ? [partsOf(words, 'last', true)] : [];
+  },
+  // Korean syllables: every spelling there is, family name first.
+  (full) => {
+    const words = cyrillicKoreanReadings(full) ?? koreanNameReadings(full);
+    return words ? [partsOf(words, 'first', false)] : [];
+  },
+];
 
 const KATAKANA_SEPARATOR = /[\s\u30fb\uff65\u00b7]+/u;
 

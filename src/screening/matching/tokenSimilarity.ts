@@ -179,28 +179,39 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
  * match within the edit budget, a little lower.
  */
 function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
-  const aTexts = a.readings.length > 0 ? a.readings : [shortVowels(a.text)];
-  const bTexts = b.readings.length > 0 ? b.readings : [shortVowels(b.text)];
-  const approximate = a.approximateReadings || b.approximateReadings;
-  for (const aText of aTexts) {
-    for (const bText of bTexts) {
-      if (aText === bText) {
-        out.score = TOKEN_SCORES.romanisation;
-        out.kind = 'spelling';
-        return;
-      }
-      if (!approximate) continue;
-      const length = Math.max(aText.length, bText.length);
-      const budget = editBudget(length, fuzz.budgetFactor);
-      if (budget <= 0) continue;
-      const cost = weightedDistance(aText, bText, budget);
-      const score = (1 - cost / length) * TOKEN_SCORES.romanisation;
-      if (cost <= budget && score > out.score) {
-        out.score = score;
-        out.kind = 'fuzzy';
-      }
+  if (a.readings.length > 0 && b.readings.length > 0) {
+    // Two parts of reading names (kanji against kanji written otherwise): a reading in common.
+    if (a.readings.some((reading) => b.readings.includes(reading))) {
+      out.score = TOKEN_SCORES.romanisation;
+      out.kind = 'spelling';
     }
+    return;
   }
+  const [reading, latin] = a.readings.length > 0 ? [a, b] : [b, a];
+  const score = readingScore(reading, latin.text, fuzz);
+  if (score > out.score) {
+    out.score = score;
+    out.kind = score === TOKEN_SCORES.romanisation ? 'spelling' : 'fuzzy';
+  }
+}
+
+/**
+ * How well a Latin spelling meets a part of a reading name: a romanisation when it equals one of
+ * the readings; within the edit budget of one, a little less, when the readings are approximate.
+ */
+export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): number {
+  const text = shortVowels(latin);
+  if (token.readings.includes(text)) return TOKEN_SCORES.romanisation;
+  if (!token.approximateReadings) return 0;
+  let best = 0;
+  for (const reading of token.readings) {
+    const length = Math.max(reading.length, text.length);
+    const budget = editBudget(length, fuzz.budgetFactor);
+    if (budget <= 0) continue;
+    const cost = weightedDistance(reading, text, budget);
+    if (cost <= budget) best = Math.max(best, (1 - cost / length) * TOKEN_SCORES.romanisation);
+  }
+  return best;
 }
 
 /**

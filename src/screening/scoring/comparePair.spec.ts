@@ -136,6 +136,13 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('テッド・クルーズ', 'Ted Kennedy')).toBe(false);
   });
 
+  it('matches Thai names with their RTGS spellings, parts joined or not', () => {
+    expect(match('ประยุทธ์ จันทร์โอชา', 'Prayut Chan-o-cha')).toBe(true);
+    expect(match('สมชาย วงศ์สวัสดิ์', 'Somchai Wongsawat')).toBe(true);
+    expect(match('ประวิตร วงษ์สุวรรณ', 'Prawit Wongsuwan')).toBe(true);
+    expect(match('สมชาย วงศ์สวัสดิ์', 'Somsak Wongsawat')).toBe(false);
+  });
+
   it('matches Korean names written in Cyrillic with their Latin spellings', () => {
     expect(match('Ким Чен Ын', 'Kim Jong Un')).toBe(true);
     expect(match('Kim Jong-un', 'Ким Чен Ын')).toBe(true);
