@@ -129,7 +129,6 @@ export class ScreeningIndexBuilder {
         names.push(reading);
       }
     });
-    const nameTokens = names.map((name) => name.tokens);
     const entityId = this.store.add(
       entity,
       names.map((name) => ({ kind: name.kind, tokens: name.tokens.map((token) => this.tokenId(token)) })),
@@ -139,10 +138,10 @@ export class ScreeningIndexBuilder {
     this.entitySnapshot.push(this.snapshotOf(snapshotId));
     this.entityMask.push(checkTypeMask(checkTypesOfEntity(entity.topics)));
     this.entityPriority.push(Math.min(255, ...entity.sources.map((source) => source.priority)));
-    for (const tokens of nameTokens) {
+    for (const name of names) {
       const nameId = this.nameEntity.length;
       this.nameEntity.push(entityId);
-      for (const token of tokens) {
+      for (const token of name.tokens) {
         if (!isSearchablePart(token)) continue;
         const term = this.terms.termOf(token);
         const list = this.postings[term];
@@ -566,7 +565,7 @@ export function queryParts(subject: PreparedSubject): NameToken[] {
   for (const kind of kinds) {
     for (const name of subject.namesFor(kind)) {
       for (const token of name.tokens) {
-        // A part of a reading name may share its text with the name's own part ("chen" of Чен).
+        // Two reading names may hold one text read otherwise (恩 in a Japanese and a Korean reading).
         const identity =
           token.readings.length === 0 ? token.text : `${token.text}|${token.readings.join('|')}`;
         if (!isSearchablePart(token) || seen.has(identity)) continue;

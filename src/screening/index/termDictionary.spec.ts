@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NAME_RULES } from '../matching/nameAlignment.js';
-import { type NameToken, nameTokens } from '../matching/nameTokens.js';
+import { type NameToken, nameTokens, readingTokens } from '../matching/nameTokens.js';
 import {
   compareTokens,
   type Fuzziness,
@@ -205,5 +205,22 @@ describe('TermDictionary.matches', () => {
     const crowded = build(names);
     const found = crowded.dictionary.matches(part('Konstantinopolski', 'konstantinopolski'), NO_PHONETIC);
     expect(found.map((m) => crowded.tokens[m.term]!.text)).toContain('konstantinopolsky');
+  });
+});
+
+describe('TermDictionary: parts of reading names', () => {
+  const part = (text: string, readings: string[]) =>
+    readingTokens([{ text, readings, family: false, approximate: false }])[0]!;
+
+  it('keeps apart two parts written alike and read otherwise (恩 as a Japanese given name, as a Korean syllable)', () => {
+    const builder = new TermDictionaryBuilder();
+    const japanese = builder.termOf(part('恩', ['megumi', 'on']));
+    const korean = builder.termOf(part('恩', ['eun', 'un']));
+    expect(korean).not.toBe(japanese);
+    const dictionary = builder.build();
+    const latin = (text: string) =>
+      dictionary.matches(nameTokens(text, 'person')[0]!, FUZZ).map((m) => m.term);
+    expect(latin('megumi')).toEqual([japanese]);
+    expect(latin('eun')).toEqual([korean]);
   });
 });

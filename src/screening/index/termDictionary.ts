@@ -65,16 +65,26 @@ class ListMap {
   }
 }
 
+/** What tells terms apart: the text, and for a part of a reading name its readings too. */
+function termKey(token: NameToken): string {
+  return token.readings.length === 0 ? token.text : `${token.text}\u0000${token.readings.join('|')}`;
+}
+
 export class TermDictionaryBuilder {
   private readonly ids = new Map<string, number>();
   private readonly tokens: NameToken[] = [];
 
-  /** The term id of a part, adding the part as a new term when its text is new. */
+  /**
+   * The term id of a part, adding the part as a new term when its text is new. A part of a reading
+   * name is a term of its text and its readings: one kanji is a Japanese given name in one reading
+   * name and a Korean syllable in another (恩: megumi, on; eun, un).
+   */
   termOf(token: NameToken): number {
-    const known = this.ids.get(token.text);
+    const key = termKey(token);
+    const known = this.ids.get(key);
     if (known !== undefined) return known;
     const id = this.tokens.length;
-    this.ids.set(token.text, id);
+    this.ids.set(key, id);
     this.tokens.push(token);
     return id;
   }
@@ -170,7 +180,7 @@ export class TermDictionary {
   private find(part: NameToken, fuzziness: Fuzziness): TermMatch[] {
     this.nextStamp();
     const found: TermMatch[] = [];
-    const exact = this.ids.get(part.text);
+    const exact = this.ids.get(termKey(part));
     if (exact !== undefined) this.accept(exact, 1, found);
 
     const consider = (term: number) => {
@@ -196,11 +206,11 @@ export class TermDictionary {
     if (part.readings.length === 0) {
       for (const term of this.bySkeleton.get(`j${shortVowels(part.text)}`) ?? []) consider(term);
     }
-    // A part of a reading name (kanji, Korean in Cyrillic) reaches Latin spellings through its readings.
+    // A part of a reading name reaches the Latin spellings equal to a reading (and, by the phonetic
+    // route above, those that sound like one).
     for (const reading of part.readings) {
       const term = this.ids.get(reading);
       if (term !== undefined) consider(term);
-      if (reading.length >= 4) for (const near of this.neighbours(reading)) consider(near);
     }
     if (part.text.length >= 4) for (const term of this.neighbours(part.text)) consider(term);
     return found;

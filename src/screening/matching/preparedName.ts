@@ -39,6 +39,9 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
   if (nameClass !== 'person' && nameClass !== 'unknown') return [];
+  // Nearly every name is in Latin letters: one test, before any reader splits it (two million at
+  // an index build).
+  if (!READ_SCRIPTS.test(name.full)) return [];
   return READERS.flatMap((read) => read(name.full, kind)).map((parts) =>
     preparedNameOf(name.full, name.kind, kind, readingTokens(parts)),
   );
@@ -102,6 +105,10 @@ const READERS: readonly Reader[] = [
     return words ? [partsOf(words, 'first', false)] : [];
   },
 ];
+
+/** The scripts a reader reads: Cyrillic, Thai, kana, Han, Hangul. */
+const READ_SCRIPTS =
+  /[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 const KATAKANA_SEPARATOR = /[\s\u30fb\uff65\u00b7]+/u;
 
