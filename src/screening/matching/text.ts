@@ -284,8 +284,6 @@ const EXTENDED_KATAKANA: Readonly<Record<string, string>> = {
  * Long vowels are written short, as Latin spellings of names write them.
  */
 function kanaSpelling(text: string): string {
-  if (!KANA_RUN.test(text)) return text;
-  KANA_RUN.lastIndex = 0;
   return text.replace(
     KANA_RUN,
     (run) => ` ${shortVowels(toRomaji(run, { customRomajiMapping: EXTENDED_KATAKANA }))} `,

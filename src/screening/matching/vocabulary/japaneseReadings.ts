@@ -62,10 +62,14 @@ class SortedReadings {
 const require = createRequire(import.meta.url);
 let table: ReadingTable | undefined;
 
-/** The longest surname or given name kept, in characters (KANJI_PART): longer ones are not names people carry. */
+/** The longest surname or given name kept, in characters: longer ones are not names people carry. */
 const MAX_PART = 3;
-/** Kanji (with 々 and ヶ, which surnames use: 佐々木, 関ヶ原), as many as two parts can hold. */
-const KANJI_NAME_PART = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u30f6]{1,6}$/u;
+/** Kanji, with 々 and ヶ, which surnames use (佐々木, 関ヶ原). */
+const KANJI = '\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u30f6';
+/** A surname or given name kept. */
+const KANJI_PART = new RegExp(`^[${KANJI}]{1,${MAX_PART}}$`, 'u');
+/** A part of a name as written: as many kanji as a surname and a given name hold together. */
+const KANJI_NAME_PART = new RegExp(`^[${KANJI}]{1,${2 * MAX_PART}}$`, 'u');
 
 /**
  * A long vowel, which kana write with a second vowel (しんぞう shinzou) or the mark ー (クルーズ
@@ -78,9 +82,6 @@ const LONG_VOWEL = /([aeiou])\1|(?<=o)u|(?<=o)h(?![aeiouy])/gu;
 export function shortVowels(latin: string): string {
   return latin.replace(LONG_VOWEL, '$1');
 }
-
-/** A surname or given name kept: one to three kanji (with 々 and ヶ). */
-const KANJI_PART = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u30f6]{1,3}$/u;
 
 /**
  * Read when the first name in kanji needs it (about a second), not at start-up.
