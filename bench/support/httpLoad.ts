@@ -12,6 +12,8 @@ export interface LoadResult {
   seconds: number;
   perSecond: number;
   latency: Distribution;
+  /** Mean size of a response body, in bytes. */
+  bodyBytes: number;
 }
 
 export type RequestFactory = (client: number, sequence: number) => { url: string; init: RequestInit };
@@ -27,13 +29,14 @@ export async function closedLoop(
   const failureStatuses: Record<number, number> = {};
   let failures = 0;
   let sequence = 0;
+  let bodyBytes = 0;
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       while (now() < deadline) {
         const { url, init } = next(client, sequence++);
         const start = now();
         const response = await fetch(url, init);
-        await response.arrayBuffer();
+        bodyBytes += (await response.arrayBuffer()).byteLength;
         latencies.push(now() - start);
         if (response.status >= 300) {
           failures++;
@@ -50,6 +53,7 @@ export async function closedLoop(
     seconds,
     perSecond: latencies.length / seconds,
     latency: distribution(latencies),
+    bodyBytes: bodyBytes / Math.max(1, latencies.length),
   };
 }
 
