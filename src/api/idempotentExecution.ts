@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
+import type { StatementRider } from '../db/sql.js';
 import { idempotentEventId } from '../idempotency/deterministicIds.js';
 import {
   abandonRequest,
@@ -50,19 +51,23 @@ export interface Response {
 export async function executeIdempotently(
   pool: pg.Pool,
   request: FastifyRequest,
-  use: { apiKey: ApiKeyRecord; idempotencyKey: string; leaseMs: number },
+  use: {
+    apiKey: ApiKeyRecord;
+    idempotencyKey: string;
+    leaseMs: number;
+    /** The request's rate-limit hit, for the claim of the key to carry (idempotencyStore.ts). */
+    rateLimitRider?: StatementRider<Promise<void>>;
+  },
   work: (context: IdempotencyContext) => Promise<Response>,
 ): Promise<Response & { replayed: boolean }> {
-  const { apiKey, idempotencyKey, leaseMs } = use;
+  const { apiKey, idempotencyKey, leaseMs, rateLimitRider } = use;
   const claim = { apiKeyId: apiKey.id, key: idempotencyKey };
   const fingerprint = fingerprintRequest({ method: request.method, path: request.url, body: request.body });
-  const begun = await beginRequest(pool, {
-    ...claim,
-    fingerprint,
-    method: request.method,
-    path: request.url,
-    leaseMs,
-  });
+  const begun = await beginRequest(
+    pool,
+    { ...claim, fingerprint, method: request.method, path: request.url, leaseMs },
+    rateLimitRider,
+  );
   switch (begun.kind) {
     case 'replay':
       return { status: begun.status, body: begun.body, replayed: true };

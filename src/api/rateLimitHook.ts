@@ -7,8 +7,9 @@ import { requireApiKey } from './apiKeyContext.js';
 import { confirmAuthentication } from './authentication.js';
 
 /**
- * A request's rate-limit hit left for its route's read to carry (`ApiRoute.rateLimitRidesOnRead`):
- * a GET then costs one statement, not two. Until the hit is settled nothing is answered: the route
+ * A request's rate-limit hit left for a statement the request makes anyway to carry: a GET's read
+ * (`ApiRoute.rateLimitRidesOnRead`), a POST's or PATCH's claim of its Idempotency-Key (which the hit
+ * must admit, idempotencyStore.ts): one statement fewer each. Until the hit is settled nothing is answered: the route
  * pipeline settles it before any reply, so a revoked key still gets its 401 and a key over its limit
  * its 429 ahead of a 403, 400 or 404, as with the hook that hits first.
  */
@@ -43,7 +44,7 @@ export function rateLimitHook(limiter: RateLimiter, authenticator: KeyAuthentica
 }
 
 /**
- * `rateLimitHook` for a route whose read carries the hit: the hit is counted at the read. A key this
+ * `rateLimitHook` for a route whose read or claim carries the hit: the hit is counted there. A key this
  * process has seen refused in the current window is counted at once instead, as by `rateLimitHook`:
  * a client hammering past its limit then costs the small statement of a 429, not a read each time.
  */

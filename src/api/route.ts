@@ -164,7 +164,12 @@ export function registerApiRoutes(
     app.route({
       method: route.method,
       url: route.path,
-      onRequest: [admit, authenticate, route.rateLimitRidesOnRead ? deferRate : limitRate],
+      // A POST or PATCH carries its hit in the claim of its Idempotency-Key (idempotencyStore.ts).
+      onRequest: [
+        admit,
+        authenticate,
+        route.rateLimitRidesOnRead || isMutating(route.method) ? deferRate : limitRate,
+      ],
       handler: async (request, reply) => {
         const deferred = request.deferredRateLimit;
         try {
@@ -189,10 +194,17 @@ async function handleRoute(
   authorize(route, key);
   const mutating = isMutating(route.method);
   const input = parseRequest(request, route, mutating ? idempotencyKeyProblems(request) : {});
-  // Set only for a route with `rateLimitRidesOnRead` (its onRequest hook defers the hit).
+  // Set for a route with `rateLimitRidesOnRead` and for a POST or PATCH (their onRequest hook defers
+  // the hit), unless the key is known to be over its limit.
   const rateLimitRider = request.deferredRateLimit?.rider();
   const run = async (idempotency: IdempotencyContext | undefined) => {
-    const result = await route.handle({ request, key, ...input, idempotency, rateLimitRider });
+    const result = await route.handle({
+      request,
+      key,
+      ...input,
+      idempotency,
+      rateLimitRider: mutating ? undefined : rateLimitRider,
+    });
     // The response schema is the contract: a handler that drifts from it is a bug, reported as a 500.
     const data = route.response.parse(result.data);
     return { status: result.status, body: dataEnvelope(request.id, data) };
@@ -206,7 +218,12 @@ async function handleRoute(
   const response = await executeIdempotently(
     deps.pool,
     request,
-    { apiKey: key, idempotencyKey, leaseMs: deps.idempotencyLeaseMs },
+    {
+      apiKey: key,
+      idempotencyKey,
+      leaseMs: deps.idempotencyLeaseMs,
+      ...(rateLimitRider && { rateLimitRider }),
+    },
     run,
   );
   if (response.replayed) reply.header(IDEMPOTENT_REPLAY_HEADER, 'true');

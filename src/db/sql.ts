@@ -47,6 +47,11 @@ export interface StatementRider<T = unknown> {
   from: string;
   columns: string;
   params: readonly unknown[];
+  /**
+   * A condition over `from` that holds when the request may go on (a hit within the limit): a write
+   * carrying the rider makes itself conditional on it, so a refused request writes nothing.
+   */
+  admits?: string;
   settle(row: Record<string, unknown>): T;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { inTransaction, prepared, type Queryable } from '../db/sql.js';
+import { inTransaction, prepared, type Queryable, type StatementRider } from '../db/sql.js';
 
 export { fingerprintRequest, type RequestToFingerprint } from './fingerprint.js';
 export {
@@ -61,29 +61,80 @@ const LEASE = `now() + $6::double precision * interval '1 millisecond'`;
  * All times come from the database clock, so processes with skewed clocks agree on leases.
  * An expired row (past expires_at, not yet purged) behaves exactly as a purged one would.
  */
-export async function beginRequest(pool: pg.Pool, input: BeginRequest): Promise<BeginResult> {
+export async function beginRequest(
+  pool: pg.Pool,
+  input: BeginRequest,
+  rider?: StatementRider<Promise<void>>,
+): Promise<BeginResult> {
   if (!Number.isSafeInteger(input.leaseMs) || input.leaseMs <= 0) {
     throw new RangeError(`leaseMs ${input.leaseMs} is not a positive integer`);
   }
   const method = input.method.toUpperCase();
   const params = [input.apiKeyId, input.key, input.fingerprint, method, input.path, input.leaseMs];
+  let insert = true;
+  if (rider) {
+    const carried = await claimCarrying(pool, rider, params);
+    if (carried.leaseId) return { kind: 'started', recovered: false, leaseId: carried.leaseId };
+    // Admitted but not inserted: the key has a row, which the loop resolves without inserting again.
+    insert = !carried.admitted;
+  }
   // The row can vanish between the insert and the locked read (abandoned or purged): then try again.
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const leaseId = randomUUID();
-    const inserted = await pool.query(
-      prepared(
-        `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_fingerprint, method, path, state,
-                                       lease_id, locked_until, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, 'in_flight', $7, ${LEASE}, now(), now() + interval '${IDEMPOTENCY_RETENTION}')
-         ON CONFLICT (api_key_id, idempotency_key) DO NOTHING`,
-        [...params, leaseId],
-      ),
-    );
-    if (inserted.rowCount === 1) return { kind: 'started', recovered: false, leaseId };
+    if (insert) {
+      const inserted = await pool.query(
+        prepared(`${CLAIM} ON CONFLICT (api_key_id, idempotency_key) DO NOTHING`, [...params, leaseId]),
+      );
+      if (inserted.rowCount === 1) return { kind: 'started', recovered: false, leaseId };
+    }
+    insert = true;
     const outcome = await inTransaction(pool, (client) => resolveExisting(client, params, leaseId));
     if (outcome) return outcome;
   }
   throw new Error(`Idempotency key ${input.key} kept changing under beginRequest`);
+}
+
+const CLAIM = `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_fingerprint, method, path, state,
+                                              lease_id, locked_until, created_at, expires_at)
+               SELECT $1::uuid, $2::text, $3::text, $4::text, $5::text, 'in_flight', $7::uuid, ${LEASE}, now(), now() + interval '${IDEMPOTENCY_RETENTION}'`;
+
+/**
+ * The first claim in the statement of the request's rate-limit hit (one round trip and one commit
+ * for both), inserted only when the hit `admits` the request: a refused request claims nothing.
+ * Once the hit is settled (which throws the 401 or 429 it calls for), `leaseId` is set when the key
+ * was claimed, `admitted` when it was not only because it already has a row.
+ */
+async function claimCarrying(
+  pool: pg.Pool,
+  rider: StatementRider<Promise<void>>,
+  params: readonly unknown[],
+): Promise<{ leaseId?: string; admitted: boolean }> {
+  const leaseId = randomUUID();
+  const shift = rider.params.length;
+  const claim = CLAIM.replace(/\$(\d)/g, (_, n: string) => `$${Number(n) + shift}`);
+  const admits = rider.admits ?? 'true';
+  const { rows } = await pool.query(
+    prepared(
+      `WITH ${rider.with},
+            claim AS (${claim} FROM ${rider.from} WHERE ${admits}
+                      ON CONFLICT (api_key_id, idempotency_key) DO NOTHING RETURNING 1)
+       SELECT ${rider.columns}, (${admits}) AS admitted, EXISTS (SELECT FROM claim) AS claimed
+         FROM ${rider.from}`,
+      [...rider.params, ...params, leaseId],
+    ),
+  );
+  const row = rows[0]!;
+  try {
+    await rider.settle(row);
+  } catch (error) {
+    // Refused after all (a key revoked since the cache admitted it): the claim goes with the request.
+    if (row.claimed) {
+      const [apiKeyId, key] = params as [string, string];
+      await abandonRequest(pool, { apiKeyId, key, leaseId }).catch(() => {});
+    }
+    throw error;
+  }
+  return row.claimed ? { leaseId, admitted: true } : { admitted: row.admitted === true };
 }
 
 async function resolveExisting(

@@ -98,6 +98,7 @@ export function createRateLimiter(db: Queryable, options: RateLimitOptions = {})
       columns:
         'rate_limit_hit.count AS rate_limit_count, (SELECT epoch FROM api_key_epoch)::text AS rate_limit_key_epoch',
       params: [apiKeyId, window.start],
+      admits: `rate_limit_hit.count <= ${limit}`,
       settle: (row) => ({
         ...decide(Number(row.rate_limit_count), limit, window.end, now),
         keyEpoch: BigInt(row.rate_limit_key_epoch as string),

@@ -668,6 +668,79 @@ describe('API platform over HTTP', () => {
       }
     });
 
+    it("counts a POST's hit in the claim of its Idempotency-Key: exactly 120 across processes, and a refused request claims nothing", async () => {
+      const writer = await newKey(['materials:write']);
+      const claims = async (idempotencyKey?: string) => {
+        const { rows } = await db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM idempotency_keys
+            WHERE api_key_id = $1 AND ($2::text IS NULL OR idempotency_key = $2)`,
+          [writer.key.id, idempotencyKey ?? null],
+        );
+        return rows[0]!.n;
+      };
+      const title = `budget-${randomUUID()}`;
+      // Ten at a time (within each process's in-flight limit), half on each process.
+      const results: Awaited<ReturnType<typeof call>>[] = [];
+      for (let batch = 0; batch < 13; batch += 1) {
+        results.push(
+          ...(await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              call('POST', '/v1/probe/widgets', {
+                key: writer,
+                body: { title },
+                idempotencyKey: `budget-${batch}-${i}-${randomUUID()}`,
+                base: i % 2 === 0 ? url : secondUrl,
+              }),
+            ),
+          )),
+        );
+      }
+      const statuses = results.map((result) => result.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(120);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+      expect(runs.get(title)).toBe(120);
+      expect(await claims()).toBe(120);
+
+      // Refused: no claim is left, so the same key in the next window runs as a first attempt.
+      const retried = freshIdempotencyKey();
+      const refused = await call('POST', '/v1/probe/widgets', {
+        key: writer,
+        body: { title: 'later' },
+        idempotencyKey: retried,
+      });
+      expectError(refused, 429, 'rate_limited');
+      expect(await claims(retried)).toBe(0);
+      pinnedNow = new Date('2030-01-01T00:01:15Z');
+      const later = await call('POST', '/v1/probe/widgets', {
+        key: writer,
+        body: { title: 'later' },
+        idempotencyKey: retried,
+      });
+      expect(later.status).toBe(201);
+      expect(later.headers.get('idempotent-replayed')).toBeNull();
+      expect(later.headers.get('ratelimit-remaining')).toBe('119');
+      expect(await claims(retried)).toBe(1);
+
+      // A key revoked after the cache admitted it: 401, and no claim of the request's key.
+      const revoked = await newKey(['materials:write']);
+      const admitted = { key: revoked, body: { title: 'revoked' } };
+      expect(
+        (await call('POST', '/v1/probe/widgets', { ...admitted, idempotencyKey: freshIdempotencyKey() }))
+          .status,
+      ).toBe(201);
+      await revokeApiKey(db.pool, revoked.key.id);
+      const afterRevocation = freshIdempotencyKey();
+      expectError(
+        await call('POST', '/v1/probe/widgets', { ...admitted, idempotencyKey: afterRevocation }),
+        401,
+        'unauthorized',
+      );
+      const { rows } = await db.pool.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [
+        afterRevocation,
+      ]);
+      expect(rows).toHaveLength(0);
+    });
+
     it('counts refused and failed requests too, with the headers on error responses', async () => {
       const limiter = createRateLimiter(db.pool, { clock: limiterClock });
       const before = await limiter.hit(limitedKey.key.id);

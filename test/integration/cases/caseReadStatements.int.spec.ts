@@ -20,9 +20,11 @@ import { loadUnList } from '../checks/checkFixtures.js';
 /**
  * A GET of a case or a check on the PostgreSQL event store is one statement: the read-model row, the
  * stream's newer events and the request's rate-limit hit. Read-your-writes holds: an event the read
- * model has not folded yet is in the answer.
+ * model has not folded yet is in the answer. A POST of a case: the hit with the Idempotency-Key claim,
+ * the creation's reads, the append of both streams, the stored response (and, off its path, the
+ * feed's wake-up).
  */
-describe('reading a case', () => {
+describe('the statements of a request', () => {
   let db: TestDatabase;
   let pool: pg.Pool;
   let store: EventStore;
@@ -117,5 +119,30 @@ describe('reading a case', () => {
     )[0]!;
     await inOneStatement(`/v1/checks/${checkReference}`);
     expect(statements.length).toBeGreaterThan(before);
+  });
+
+  it('creates a case in four statements, the rate-limit hit carried by the Idempotency-Key claim', async () => {
+    const post = (n: number) =>
+      fetch(`${url}/v1/cases`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key.rawKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+        },
+        body: JSON.stringify({ subject: { name: `Olga Testova ${n}` }, checks: { types: ['sanctions'] } }),
+      });
+    // The key is known to this process by now (the steady state): no statement reads it.
+    await eventually(async () => {
+      const at = statements.length;
+      expect((await post(at)).status).toBe(201);
+      // The request log is written in batches and the feed's wake-up after the response: neither
+      // is on the request's path.
+      const onPath = statements.slice(at).filter((sql) => !/api_request_log|pg_notify/.test(sql));
+      expect(onPath.filter((sql) => /rate_limit_windows/.test(sql))).toEqual([
+        expect.stringMatching(/rate_limit_windows[\s\S]*idempotency_keys/),
+      ]);
+      expect(onPath).toHaveLength(4);
+    });
   });
 });
