@@ -1,4 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import {
   type ObservabilityDependencies,
   registerObservability,
@@ -63,7 +69,7 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     requestIdHeader: false,
     genReqId: generateRequestId,
     // Same name in logs as in the envelope, so one search finds both.
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new OneLinePerRequest({ requestIdLogLabel: 'request_id' }),
     childLoggerFactory: (logger, bindings, options, rawRequest) => {
       const clientId = clientRequestId(rawRequest);
       return logger.child(clientId ? { ...bindings, client_request_id: clientId } : bindings, options);
@@ -100,6 +106,25 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   if (deps.observability) registerObservability(app, deps.observability);
   registerHealthRoutes(app, deps.readiness);
   return app;
+}
+
+/**
+ * One log line per request, written when it is answered, with the request and its outcome, where
+ * fastify writes two (`incoming request` as well): a log line is about a tenth of a case GET's CPU.
+ * Everything else fastify logs (stream and serializer failures) is left as it is.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const fields = { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...fields, err: error }, 'request errored');
+    else reply.log.info(fields, 'request completed');
+  }
 }
 
 /**

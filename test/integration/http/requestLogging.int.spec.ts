@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../../src/server/server.js';
 import { capturedLogger } from '../../support/capturedLogger.js';
 
-/** The process log keeps a request's method and path, never its query string or headers. */
+/**
+ * The process log keeps one line per request, with its method, path and status, never its query
+ * string or headers.
+ */
 describe('request logging', () => {
   it('logs the path without the query string, and neither the Authorization header nor the body', async () => {
     const { logger, lines } = capturedLogger();
@@ -19,8 +22,16 @@ describe('request logging', () => {
     } finally {
       await app.close();
     }
-    const incoming = lines().find((line) => line.msg === 'incoming request');
-    expect(incoming?.req).toEqual({ method: 'POST', path: '/test/echo', remoteAddress: '127.0.0.1' });
+    // One line for the request, once answered, with its outcome.
+    const logged = lines().filter((line) => line.req !== undefined);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'POST', path: '/test/echo', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+      request_id: expect.stringMatching(/^req_/),
+    });
+    expect(typeof logged[0]!.responseTime).toBe('number');
     const everything = JSON.stringify(lines());
     for (const secret of ['querysecret', 'headersecret', 'bodysecret'])
       expect(everything).not.toContain(secret);
