@@ -23,6 +23,7 @@ import { type CpuUse, meterCpu, parentPid, type Watched } from './support/cpu.js
 import { closedLoop, type LoadResult, openLoop } from './support/httpLoad.js';
 import { table } from './support/report.js';
 import { openBenchServer } from './support/server.js';
+import { p99Between, scrapeDurations } from './support/serverLatency.js';
 import { statementsPerRequest, workStatementsPerCase } from './support/statementCount.js';
 import { distribution, now } from './support/stats.js';
 
@@ -313,6 +314,7 @@ async function main(): Promise<void> {
     );
     const overloadRate = Math.max(1, Math.round(2 * create.result.perSecond));
     progress(`overload: POST /v1/cases at ${overloadRate}/s (2x the closed-loop rate) for ${seconds} s`);
+    const overloadSeenBefore = await scrapeDurations(service.url, '/v1/cases', 'POST');
     const overload = await openLoop(overloadRate, ms, (n) => ({
       url: `${service.url}/v1/cases`,
       init: {
@@ -321,6 +323,10 @@ async function main(): Promise<void> {
         body: JSON.stringify(caseRequest(`${run}-overload`, n)),
       },
     }));
+    const overloadSeen = p99Between(
+      overloadSeenBefore,
+      await scrapeDurations(service.url, '/v1/cases', 'POST'),
+    );
     progress('waiting for the overload phase to drain, then stopping the service');
     await waitForChecks(pool, 300_000);
     await stopProcess(service.child);
@@ -387,7 +393,11 @@ async function main(): Promise<void> {
           ],
           [
             `POST /v1/cases open loop @${overloadRate}/s (2x)`,
-            `201: p50 ${overload.accepted.p50.toFixed(1)} ms, p99 ${overload.accepted.p99.toFixed(1)} ms (${overload.accepted.count}); 503: p99 ${overload.refused.p99.toFixed(1)} ms (${overload.refused.count}); statuses ${JSON.stringify(overload.statuses)}`,
+            `201: p50 ${overload.accepted.p50.toFixed(1)} ms, p99 ${overload.accepted.p99.toFixed(1)} ms (${overload.accepted.count}); 503: p99 ${overload.refused.p99.toFixed(1)} ms (${overload.refused.count}); statuses ${JSON.stringify(overload.statuses)}; the service's own p99 (its histogram): ${[
+              ...overloadSeen,
+            ]
+              .map(([status, seen]) => `${status} within ${seen.p99WithinMs} ms (${seen.count})`)
+              .join(', ')}`,
             '',
             '',
           ],
