@@ -60,6 +60,8 @@ const LEASE = `now() + $6::double precision * interval '1 millisecond'`;
  * row is read under FOR UPDATE so that two retries after a lease expiry cannot both take it over.
  * All times come from the database clock, so processes with skewed clocks agree on leases.
  * An expired row (past expires_at, not yet purged) behaves exactly as a purged one would.
+ * With `rider` (the request's rate-limit hit), the first insert carries it and is made only if the
+ * hit admits the request; the hit is settled before anything else is decided (`claimCarrying`).
  */
 export async function beginRequest(
   pool: pg.Pool,
@@ -111,7 +113,7 @@ async function claimCarrying(
 ): Promise<{ leaseId?: string; admitted: boolean }> {
   const leaseId = randomUUID();
   const shift = rider.params.length;
-  const claim = CLAIM.replace(/\$(\d)/g, (_, n: string) => `$${Number(n) + shift}`);
+  const claim = CLAIM.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
   const admits = rider.admits ?? 'true';
   const { rows } = await pool.query(
     prepared(
