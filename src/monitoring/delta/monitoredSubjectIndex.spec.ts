@@ -119,6 +119,19 @@ describe('MonitoredSubjectIndex across reading names', () => {
       'latin-korean',
     ]);
   });
+
+  it('reaches subjects in katakana by the sound of an English spelling, and the other way round', () => {
+    const reverse = MonitoredSubjectIndex.build([
+      monitored('katakana', 'マーク・ウォーナー'),
+      monitored('latin-english', 'John Thune'),
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:18', ['Mark WARNER']), defaultProfile())).toEqual([
+      'katakana',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:19', ['ジョン・スーン']), defaultProfile())).toEqual([
+      'latin-english',
+    ]);
+  });
 });
 
 describe('MonitoredSubjectIndex kept up to date', () => {

@@ -13,6 +13,7 @@ import {
   type TokenComparison,
 } from '../../screening/matching/tokenSimilarity.js';
 import { shortVowels } from '../../screening/matching/vocabulary/japaneseReadings.js';
+import { englishSound } from '../../screening/matching/vocabulary/katakanaLoanwords.js';
 import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
 import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../../screening/scoring/identifiers.js';
 import { kindsCompatible } from '../../screening/scoring/kinds.js';
@@ -229,6 +230,14 @@ export class MonitoredSubjectIndex {
           // Korean in Cyrillic) by its spelling, and such a part Latin terms by its readings.
           if (token.readings.length === 0) this.bySkeleton.add(`j${shortVowels(token.text)}`, part);
           for (const reading of token.readings) this.bySkeleton.add(`J${reading}`, part);
+          // The sound route (englishSound), likewise.
+          if (token.readings.length === 0) {
+            const spelling = shortVowels(token.text);
+            const sound = englishSound(spelling);
+            if (sound !== spelling) this.bySkeleton.add(`j${sound}`, part);
+          }
+          if (token.approximateReadings)
+            for (const reading of token.readings) this.bySkeleton.add(`E${reading}`, part);
           const grams = trigramsOf(token.text);
           this.gramCount[part] = grams.length;
           if (token.text.length >= 4) {
@@ -405,6 +414,8 @@ export class MonitoredSubjectIndex {
     for (const reading of term.readings)
       for (const part of this.bySkeleton.get(`j${reading}`)) proposed.add(part);
     for (const part of this.bySkeleton.get(`J${term.text}`)) proposed.add(part);
+    if (term.readings.length === 0)
+      for (const part of this.bySkeleton.get(`E${englishSound(shortVowels(term.text))}`)) proposed.add(part);
     if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
     for (const part of proposed) {
       if (found.has(part)) continue;

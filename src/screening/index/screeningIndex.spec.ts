@@ -512,4 +512,13 @@ describe('ScreeningIndex.search: foreign names in katakana', () => {
     expect(ids(search('Ted Cruz', { kind: 'person', on: katakana }))).toEqual(['test:cruz']);
     expect(ids(search('ビル・ネルソン', { kind: 'person', on: katakana }))).toEqual(['test:nelson']);
   });
+
+  it('reaches an English spelling no reading equals, by the sound katakana writes (both ways)', () => {
+    const index = ScreeningIndex.build([
+      listed({ id: 'test:warner', name: 'Mark Warner' }),
+      listed({ id: 'test:thune', name: 'ジョン・スーン' }),
+    ]);
+    expect(ids(search('マーク・ウォーナー', { kind: 'person', on: index }))).toEqual(['test:warner']);
+    expect(ids(search('John Thune', { kind: 'person', on: index }))).toEqual(['test:thune']);
+  });
 });

@@ -9,6 +9,7 @@ import {
   type TokenComparison,
 } from '../matching/tokenSimilarity.js';
 import { shortVowels } from '../matching/vocabulary/japaneseReadings.js';
+import { englishSound } from '../matching/vocabulary/katakanaLoanwords.js';
 
 /**
  * The distinct name parts (terms) of every indexed name, and how a part of a query reaches the
@@ -106,6 +107,9 @@ export class TermDictionaryBuilder {
       if (token.korean !== '') bySkeleton.add(`k${token.korean}`, id);
       // The readings of a part of a reading name (kanji, Korean in Cyrillic), for the Latin spellings equal to one.
       for (const reading of token.readings) bySkeleton.add(`j${reading}`, id);
+      // The sound route (englishSound): a katakana part and the Latin spellings that sound like it.
+      if (token.approximateReadings) for (const reading of token.readings) bySkeleton.add(`e${reading}`, id);
+      if (token.readings.length === 0) bySkeleton.add(`E${englishSound(shortVowels(token.text))}`, id);
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
     }
     return new TermDictionary(
@@ -205,6 +209,12 @@ export class TermDictionary {
     }
     if (part.readings.length === 0) {
       for (const term of this.bySkeleton.get(`j${shortVowels(part.text)}`) ?? []) consider(term);
+      for (const term of this.bySkeleton.get(`e${englishSound(shortVowels(part.text))}`) ?? [])
+        consider(term);
+    }
+    if (part.approximateReadings) {
+      for (const reading of part.readings)
+        for (const term of this.bySkeleton.get(`E${reading}`) ?? []) consider(term);
     }
     // A part of a reading name reaches the Latin spellings equal to a reading (and, by the phonetic
     // route above, those that sound like one).

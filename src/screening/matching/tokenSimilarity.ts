@@ -1,6 +1,7 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, type NameToken } from './nameTokens.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
+import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { areNicknames } from './vocabulary/personNames.js';
 
 /**
@@ -203,13 +204,17 @@ export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): 
   const text = shortVowels(latin);
   if (token.readings.includes(text)) return TOKEN_SCORES.romanisation;
   if (!token.approximateReadings) return 0;
+  // An approximate reading spells a sound: the Latin part is also heard as Japanese hears it.
+  const sound = englishSound(text);
   let best = 0;
-  for (const reading of token.readings) {
-    const length = Math.max(reading.length, text.length);
-    const budget = editBudget(length, fuzz.budgetFactor);
-    if (budget <= 0) continue;
-    const cost = weightedDistance(reading, text, budget);
-    if (cost <= budget) best = Math.max(best, (1 - cost / length) * TOKEN_SCORES.romanisation);
+  for (const spelling of sound === text ? [text] : [text, sound]) {
+    for (const reading of token.readings) {
+      const length = Math.max(reading.length, spelling.length);
+      const budget = editBudget(length, fuzz.budgetFactor);
+      if (reading !== spelling && budget <= 0) continue;
+      const cost = reading === spelling ? 0 : weightedDistance(reading, spelling, budget);
+      if (cost <= budget) best = Math.max(best, (1 - cost / length) * TOKEN_SCORES.romanisation);
+    }
   }
   return best;
 }

@@ -136,6 +136,17 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('テッド・クルーズ', 'Ted Kennedy')).toBe(false);
   });
 
+  it('hears an English spelling as katakana writes it: silent letters, non-rhotic r, th as s', () => {
+    expect(match('マーク・ウォーナー', 'Mark Warner')).toBe(true);
+    expect(match('ジョン・スーン', 'John Thune')).toBe(true);
+    expect(match('トム・コール', 'Tom Cole')).toBe(true);
+    expect(match('サム・ファー', 'Sam Farr')).toBe(true);
+    expect(match('ミッチ・マコーネル', 'Mitch McConnell')).toBe(true);
+    // The family name still has to sound alike.
+    expect(match('ジョン・スーン', 'John Tester')).toBe(false);
+    expect(match('マーク・ウォーナー', 'Mark Kelly')).toBe(false);
+  });
+
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {
     expect(match('ประยุทธ์ จันทร์โอชา', 'Prayut Chan-o-cha')).toBe(true);
     expect(match('สมชาย วงศ์สวัสดิ์', 'Somchai Wongsawat')).toBe(true);

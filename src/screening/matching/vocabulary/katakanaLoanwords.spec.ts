@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isKatakanaName, loanwordReadings } from './katakanaLoanwords.js';
+import { englishSound, isKatakanaName, loanwordReadings } from './katakanaLoanwords.js';
 
 describe('loanwordReadings', () => {
   it('keeps or leaves out each vowel Japanese adds after a consonant', () => {
@@ -22,5 +22,25 @@ describe('isKatakanaName', () => {
     expect(isKatakanaName('アベ シンゾウ')).toBe(true);
     for (const name of ['安倍晋三', 'あべ しんぞう', 'Ted クルーズ', '・'])
       expect(isKatakanaName(name), name).toBe(false);
+  });
+});
+
+describe('englishSound', () => {
+  it('spells a Latin name as katakana hears it', () => {
+    expect(englishSound('john')).toBe('jon');
+    expect(englishSound('mark')).toBe('mak');
+    expect(englishSound('warner')).toBe('wana');
+    expect(englishSound('thune')).toBe('sun');
+    expect(englishSound('cole')).toBe('kol');
+    expect(englishSound('royce')).toBe('rois');
+    expect(englishSound('farr')).toBe('fa');
+    expect(englishSound('mcconnell')).toBe('mkonel');
+    expect(englishSound('philip')).toBe('filip');
+  });
+
+  it('keeps what is heard: an r or h before a vowel, a lone e', () => {
+    expect(englishSound('maria')).toBe('maria');
+    expect(englishSound('graham')).toBe('graham');
+    expect(englishSound('ted')).toBe('ted');
   });
 });

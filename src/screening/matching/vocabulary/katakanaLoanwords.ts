@@ -35,3 +35,33 @@ export function loanwordReadings(hepburn: string): string[] {
   }
   return [...spellings].slice(0, MAX_READINGS);
 }
+
+/**
+ * A Latin name as Japanese hears it, to meet the readings above from the other side: katakana
+ * writes a foreign name as it sounds in English, not as it is spelt. John is ジョン "jon" (no h),
+ * Mark マーク "maaku" (no r after a vowel: Japanese takes English non-rhotic), Cole コール "kooru"
+ * (c as k, no final e), Thune スーン "suun" (th as s), Royce ロイス "roisu", Farr ファー "faa",
+ * McConnell マコーネル "makooneru" (one consonant for two), Warner ウォーナー "woonaa" (a final -er
+ * as a long a). Only for comparing with approximate
+ * readings; the name's own spelling is compared too.
+ */
+export function englishSound(latin: string): string {
+  return (
+    latin
+      .replace(/ph/g, 'f')
+      .replace(/th/g, 's')
+      .replace(/tch/g, 'ch')
+      .replace(/ck/g, 'k')
+      .replace(/c(?=[eiy])/g, 's')
+      .replace(/c(?!h)/g, 'k')
+      .replace(/q/g, 'k')
+      .replace(/x/g, 'ks')
+      .replace(/([b-df-hj-np-tv-z])\1/g, '$1')
+      // A final -er or -or is a long a (Warner ウォーナー, Taylor テイラー).
+      .replace(/(?<=.)[eo]r$/, 'a')
+      // Non-rhotic r and silent h: after a vowel, where no vowel follows.
+      .replace(/(?<=[aeiouy])[rh](?![aeiouy])/g, '')
+      .replace(/(?<=.[b-df-hj-np-tv-z])e$/, '')
+      .replace(/(?<=.)y/g, 'i')
+  );
+}
