@@ -414,8 +414,10 @@ export class MonitoredSubjectIndex {
     for (const reading of term.readings)
       for (const part of this.bySkeleton.get(`j${reading}`)) proposed.add(part);
     for (const part of this.bySkeleton.get(`J${term.text}`)) proposed.add(part);
-    if (term.readings.length === 0)
-      for (const part of this.bySkeleton.get(`E${englishSound(shortVowels(term.text))}`)) proposed.add(part);
+    if (term.readings.length === 0) {
+      const sound = englishSound(shortVowels(term.text));
+      if (sound !== term.text) for (const part of this.bySkeleton.get(`E${sound}`)) proposed.add(part);
+    }
     if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
     for (const part of proposed) {
       if (found.has(part)) continue;

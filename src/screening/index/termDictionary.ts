@@ -107,9 +107,12 @@ export class TermDictionaryBuilder {
       if (token.korean !== '') bySkeleton.add(`k${token.korean}`, id);
       // The readings of a part of a reading name (kanji, Korean in Cyrillic), for the Latin spellings equal to one.
       for (const reading of token.readings) bySkeleton.add(`j${reading}`, id);
-      // The sound route (englishSound): a katakana part and the Latin spellings that sound like it.
-      if (token.approximateReadings) for (const reading of token.readings) bySkeleton.add(`e${reading}`, id);
-      if (token.readings.length === 0) bySkeleton.add(`E${englishSound(shortVowels(token.text))}`, id);
+      // The sound route (englishSound): a Latin term under the way katakana would spell it, where
+      // that is not its own spelling (a reading equal to the spelling finds it by the term's text).
+      if (token.readings.length === 0) {
+        const sound = englishSound(shortVowels(token.text));
+        if (sound !== token.text) bySkeleton.add(`E${sound}`, id);
+      }
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
     }
     return new TermDictionary(
@@ -208,9 +211,11 @@ export class TermDictionary {
       for (const term of this.bySkeleton.get(`k${otherKoreanOrigin(part.korean)}`) ?? []) consider(term);
     }
     if (part.readings.length === 0) {
-      for (const term of this.bySkeleton.get(`j${shortVowels(part.text)}`) ?? []) consider(term);
-      for (const term of this.bySkeleton.get(`e${englishSound(shortVowels(part.text))}`) ?? [])
-        consider(term);
+      const spelling = shortVowels(part.text);
+      for (const term of this.bySkeleton.get(`j${spelling}`) ?? []) consider(term);
+      // Heard as katakana writes it, it reaches the katakana parts with a reading of that sound.
+      const sound = englishSound(spelling);
+      if (sound !== spelling) for (const term of this.bySkeleton.get(`j${sound}`) ?? []) consider(term);
     }
     if (part.approximateReadings) {
       for (const reading of part.readings)
