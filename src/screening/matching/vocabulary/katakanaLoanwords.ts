@@ -42,8 +42,9 @@ export function loanwordReadings(hepburn: string): string[] {
  * Mark マーク "maaku" (no r after a vowel: Japanese takes English non-rhotic), Cole コール "kooru"
  * (c as k, no final e), Thune スーン "suun" (th as s), Royce ロイス "roisu", Farr ファー "faa",
  * McConnell マコーネル "makooneru" (one consonant for two), Warner ウォーナー "woonaa" (a final -er
- * as a long a). Only for comparing with approximate
- * readings; the name's own spelling is compared too.
+ * as a long a). Compared with approximate readings only (tokenSimilarity.ts `readingScore`), beside
+ * the name's own spelling, and a search route both ways (termDictionary.ts, with its mirror in
+ * monitoredSubjectIndex.ts).
  */
 export function englishSound(latin: string): string {
   return (
