@@ -220,10 +220,18 @@ describe('compareNames: organisations', () => {
   it('treats numbers as identity (watchman#483)', () => {
     expect(score('11420 Corp', 'Alpha Corp', 'company')).toBe(0);
     expect(score('Brigade Forty-Four', 'Brigade 44', 'organization')).toBe(1);
-    expect(score('Zu Zag Bong 6', 'Zu Zag Bong 5', 'vessel')).toBeLessThan(T);
     expect(score('Bowne Global Solutions, Inc.', 'Bowne Global Solutions II, Inc.', 'company')).toBeLessThan(
       T,
     );
+  });
+
+  it('finds the siblings of a series of funds, trusts or vessels', () => {
+    const sibling = score('Bain Capital Fund X L.P.', 'Bain Capital Fund XI L.P.', 'company');
+    expect(sibling).toBeGreaterThanOrEqual(T);
+    expect(sibling).toBeLessThan(score('Bain Capital Fund X L.P.', 'Bain Capital Fund X LP', 'company'));
+    expect(score('Zu Zag Bong 6', 'Zu Zag Bong 5', 'vessel')).toBeGreaterThanOrEqual(T);
+    // A differing word is still a conflict.
+    expect(score('Bain Capital Fund X L.P.', 'Bain Equity Fund X L.P.', 'company')).toBeLessThan(T);
   });
 
   it('keeps apart organisations that differ by a place', () => {

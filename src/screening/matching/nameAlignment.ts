@@ -28,7 +28,8 @@ import { koreanKey } from './vocabulary/koreanRomanisation.js';
  * - a part only the query has costs EXTRA_QUERY (EXTRA_QUERY_MIDDLE for a person's middle name);
  * - a part only the listed name has costs EXTRA_CANDIDATE (lists give fuller names than callers);
  * - in organisation names a place or series number on one side only is another legal entity,
- *   and costs as much as a conflict ("Banco Santander México", "Fund II");
+ *   and costs as much as a conflict ("Banco Santander México", "Fund II"); two differing numbers
+ *   ("Fund XII" / "Fund XIII") are siblings of one series and cost SERIES_SIBLING;
  * - unmatched legal forms, particles and connecting words cost little (MINOR_EXTRA), except two
  *   legal forms of different families ("AG" / "GmbH", LEGAL_CONFLICT);
  * - a repeated part left over costs REPEAT_EXTRA ("Shoigu Shoigu Sergey").
@@ -46,6 +47,12 @@ export const NAME_RULES = {
   legalConflict: 1,
   /** A conflict costs this much more per unit of matched weight beyond two parts. */
   conflictGrowth: 0.5,
+  /**
+   * Two numbers or codes that differ ("Fund XII" / "Fund XIII", "Trust 2007-AHL1" / "2007-AHL2"):
+   * a sibling in one series of funds, trusts or vessels, worth a reviewer's look: it costs its
+   * weight, two thirds of a conflict (persons' numbers are generations, and conflict).
+   */
+  seriesSibling: 1,
   /** A repeated part left over when nothing on the other side is. */
   repeatExtra: 0.1,
   /** Token pairs scoring below this are not aligned (only near misses score below 0.6). */
@@ -654,7 +661,10 @@ function addAcronymEdges(short: NameToken[], words: NameToken[], shortIsCandidat
  *   culture (Muhammad, Abdul, Ibrahim): so beyond two matched parts, each further unit of matched
  *   weight makes a conflict dearer by CONFLICT_GROWTH, and a name with one contradicting part
  *   stays below 2/3 however long it is. The same holds for a differing word in an organisation's
- *   name ("Gas" / "Oil"), but not for numbers and codes, which tell series members apart;
+ *   name ("Gas" / "Oil"), but not for numbers and codes;
+ * - two differing numbers or codes in the name of anything but a person ("Fund XII" / "Fund
+ *   XIII", "Zu Zag Bong 5" / "6") name siblings of one series, and cost SERIES_SIBLING; in a
+ *   person's name ("II" / "III") they are generations, and conflict;
  * - in an organisation's name, a place or a series number on one side only ("Banco Santander" /
  *   "Banco Santander México", "Fund" / "Fund II") names another legal entity and costs as much as
  *   a conflict;
@@ -730,8 +740,12 @@ function unmatchedPenalty(
     const left = queryLeft[k]!;
     const right = candidateLeft[k]!;
     const weight = Math.max(left.weight, right.weight, 1);
-    total += NAME_RULES.conflict * weight;
-    if (!isSerial(left) && !isSerial(right)) total += growth;
+    if (nameClass !== 'person' && isSerial(left) && isSerial(right))
+      total += NAME_RULES.seriesSibling * weight;
+    else {
+      total += NAME_RULES.conflict * weight;
+      if (!isSerial(left) && !isSerial(right)) total += growth;
+    }
     parts?.push({ query: left.text, candidate: right.text, kind: 'conflict', score: 0, weight });
   }
   const isOrg = nameClass === 'org' || nameClass === 'unknown';
