@@ -225,11 +225,17 @@ describe('compareNames: organisations', () => {
     );
   });
 
-  it('finds the siblings of a series of funds, trusts or vessels', () => {
+  it('finds the neighbours in a series of funds, trusts or vessels, not every member', () => {
     const sibling = score('Bain Capital Fund X L.P.', 'Bain Capital Fund XI L.P.', 'company');
     expect(sibling).toBeGreaterThanOrEqual(T);
     expect(sibling).toBeLessThan(score('Bain Capital Fund X L.P.', 'Bain Capital Fund X LP', 'company'));
     expect(score('Zu Zag Bong 6', 'Zu Zag Bong 5', 'vessel')).toBeGreaterThanOrEqual(T);
+    expect(
+      score('Citigroup Mortgage Loan Trust 2007-AHL1', 'Citigroup Mortgage Loan Trust 2007-AHL2', 'company'),
+    ).toBeGreaterThanOrEqual(T);
+    expect(score('Bain Capital Fund X L.P.', 'Bain Capital Fund VII L.P.', 'company')).toBeLessThan(T);
+    expect(score('FU YUAN YU 7862', 'FU YUAN YU 7866', 'vessel')).toBeLessThan(T);
+    expect(score('FU YUAN YU 7862', 'FU YUAN YU 7863', 'vessel')).toBeGreaterThanOrEqual(T);
     // A differing word is still a conflict.
     expect(score('Bain Capital Fund X L.P.', 'Bain Equity Fund X L.P.', 'company')).toBeLessThan(T);
   });

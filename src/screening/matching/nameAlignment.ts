@@ -28,8 +28,8 @@ import { koreanKey } from './vocabulary/koreanRomanisation.js';
  * - a part only the query has costs EXTRA_QUERY (EXTRA_QUERY_MIDDLE for a person's middle name);
  * - a part only the listed name has costs EXTRA_CANDIDATE (lists give fuller names than callers);
  * - in organisation names a place or series number on one side only is another legal entity,
- *   and costs as much as a conflict ("Banco Santander México", "Fund II"); two differing numbers
- *   ("Fund XII" / "Fund XIII") are siblings of one series and cost SERIES_SIBLING;
+ *   and costs as much as a conflict ("Banco Santander México", "Fund II"); two numbers one step
+ *   apart ("Fund XII" / "Fund XIII") are neighbours in one series and cost SERIES_SIBLING;
  * - unmatched legal forms, particles and connecting words cost little (MINOR_EXTRA), except two
  *   legal forms of different families ("AG" / "GmbH", LEGAL_CONFLICT);
  * - a repeated part left over costs REPEAT_EXTRA ("Shoigu Shoigu Sergey").
@@ -48,9 +48,10 @@ export const NAME_RULES = {
   /** A conflict costs this much more per unit of matched weight beyond two parts. */
   conflictGrowth: 0.5,
   /**
-   * Two numbers or codes that differ ("Fund XII" / "Fund XIII", "Trust 2007-AHL1" / "2007-AHL2"):
-   * a sibling in one series of funds, trusts or vessels, worth a reviewer's look: it costs its
-   * weight, two thirds of a conflict (persons' numbers are generations, and conflict).
+   * Two numbers or codes one step apart ("Fund XII" / "Fund XIII", "Trust 2007-AHL1" / "2007-AHL2"):
+   * the next sibling in one series of funds, trusts or vessels (or a digit slipped), worth a
+   * reviewer's look: it costs its weight, two thirds of a conflict. Persons' numbers are
+   * generations, and conflict.
    */
   seriesSibling: 1,
   /** A repeated part left over when nothing on the other side is. */
@@ -149,6 +150,22 @@ function isCore(token: NameToken): boolean {
 /** Numbers and codes with digits ("II", "2007", "AHL1"): series markers, not words. */
 function isSerial(token: NameToken): boolean {
   return token.role === 'number' || token.letters >>> 26 !== 0;
+}
+
+const SERIAL_NUMBER = /^(.*?)(\d+)(\D*)$/;
+
+/**
+ * Two numbers or codes one step apart ("X" / "XI", "2005" / "2006", "AHL1" / "AHL2", "7862" /
+ * "7863"): the next member of a series, or one digit slipped. Numbers further apart name other
+ * members of the series ("FU YUAN YU 005" / "FU YUAN YU 7862", one fleet of dozens of vessels).
+ */
+function nextInSeries(a: NameToken, b: NameToken): boolean {
+  if (!isSerial(a) || !isSerial(b)) return false;
+  const left = SERIAL_NUMBER.exec(a.key);
+  const right = SERIAL_NUMBER.exec(b.key);
+  if (left === null || right === null || left[1] !== right[1] || left[3] !== right[3]) return false;
+  const step = BigInt(left[2]!) - BigInt(right[2]!);
+  return step === 1n || step === -1n;
 }
 
 function pairClass(query: NameClass, candidate: NameClass): NameClass {
@@ -662,9 +679,9 @@ function addAcronymEdges(short: NameToken[], words: NameToken[], shortIsCandidat
  *   weight makes a conflict dearer by CONFLICT_GROWTH, and a name with one contradicting part
  *   stays below 2/3 however long it is. The same holds for a differing word in an organisation's
  *   name ("Gas" / "Oil"), but not for numbers and codes;
- * - two differing numbers or codes in the name of anything but a person ("Fund XII" / "Fund
- *   XIII", "Zu Zag Bong 5" / "6") name siblings of one series, and cost SERIES_SIBLING; in a
- *   person's name ("II" / "III") they are generations, and conflict;
+ * - two numbers or codes one step apart in the name of anything but a person ("Fund XII" /
+ *   "Fund XIII", "Zu Zag Bong 5" / "6") are neighbours in one series, and cost SERIES_SIBLING; in
+ *   a person's name ("II" / "III") they are generations, and conflict;
  * - in an organisation's name, a place or a series number on one side only ("Banco Santander" /
  *   "Banco Santander México", "Fund" / "Fund II") names another legal entity and costs as much as
  *   a conflict;
@@ -740,8 +757,7 @@ function unmatchedPenalty(
     const left = queryLeft[k]!;
     const right = candidateLeft[k]!;
     const weight = Math.max(left.weight, right.weight, 1);
-    if (nameClass !== 'person' && isSerial(left) && isSerial(right))
-      total += NAME_RULES.seriesSibling * weight;
+    if (nameClass !== 'person' && nextInSeries(left, right)) total += NAME_RULES.seriesSibling * weight;
     else {
       total += NAME_RULES.conflict * weight;
       if (!isSerial(left) && !isSerial(right)) total += growth;
