@@ -120,6 +120,21 @@ describe('MonitoredSubjectIndex across reading names', () => {
     ]);
   });
 
+  it('reaches subjects in Chinese transcription by the sound of a Latin spelling, and the other way round', () => {
+    const reverse = MonitoredSubjectIndex.build([
+      monitored('chinese', '乔治·奥斯本'),
+      monitored('latin-english', 'George Osborne'),
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:20', ['OSBORNE, George']), defaultProfile())).toEqual([
+      'chinese',
+      'latin-english',
+    ]);
+    expect(reverse.candidatesFor(listedParty('test:21', ['乔治·奥斯本']), defaultProfile())).toEqual([
+      'chinese',
+      'latin-english',
+    ]);
+  });
+
   it('reaches subjects in katakana by the sound of an English spelling, and the other way round', () => {
     const reverse = MonitoredSubjectIndex.build([
       monitored('katakana', 'マーク・ウォーナー'),

@@ -12,6 +12,7 @@ import {
   skeletonReadings,
   type TokenComparison,
 } from '../../screening/matching/tokenSimilarity.js';
+import { latinSkeleton } from '../../screening/matching/vocabulary/chineseTranscription.js';
 import { shortVowels } from '../../screening/matching/vocabulary/japaneseReadings.js';
 import { englishSound } from '../../screening/matching/vocabulary/katakanaLoanwords.js';
 import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
@@ -236,8 +237,12 @@ export class MonitoredSubjectIndex {
             const sound = englishSound(spelling);
             if (sound !== spelling) this.bySkeleton.add(`j${sound}`, part);
           }
-          if (token.approximateReadings)
+          if (token.readingKind === 'approximate')
             for (const reading of token.readings) this.bySkeleton.add(`E${reading}`, part);
+          // The transcription route (latinSkeleton), likewise.
+          if (token.readingKind === 'sound')
+            for (const reading of token.readings) this.bySkeleton.add(`C${reading}`, part);
+          else if (token.readings.length === 0) this.bySkeleton.add(`T${latinSkeleton(token.text)}`, part);
           const grams = trigramsOf(token.text);
           this.gramCount[part] = grams.length;
           if (token.text.length >= 4) {
@@ -417,6 +422,11 @@ export class MonitoredSubjectIndex {
     if (term.readings.length === 0) {
       const sound = englishSound(shortVowels(term.text));
       if (sound !== term.text) for (const part of this.bySkeleton.get(`E${sound}`)) proposed.add(part);
+      const skeleton = latinSkeleton(term.text);
+      if (skeleton !== '') for (const part of this.bySkeleton.get(`C${skeleton}`)) proposed.add(part);
+    } else if (term.readingKind === 'sound') {
+      for (const reading of term.readings)
+        for (const part of this.bySkeleton.get(`T${reading}`)) proposed.add(part);
     }
     if (term.role !== 'number') for (const part of this.trigramNeighbours(term.text)) proposed.add(part);
     for (const part of proposed) {

@@ -503,6 +503,17 @@ describe('ScreeningIndex.search: reading names (Japanese in kanji, Korean in Cyr
   });
 });
 
+describe('ScreeningIndex.search: foreign names in Chinese characters', () => {
+  it('reaches a Latin spelling by its sound, and a transcribed name from its Latin spelling', () => {
+    // No part meets by its text, key, metaphone codes or 3-grams (baolisi/boris, aosiben/osborne).
+    const latin = ScreeningIndex.build([listed({ id: 'test:latin', name: 'George Osborne' })]);
+    const chinese = ScreeningIndex.build([listed({ id: 'test:chinese', name: '鲍里斯·约翰逊' })]);
+    expect(ids(search('乔治·奥斯本', { kind: 'person', on: latin }))).toEqual(['test:latin']);
+    expect(ids(search('Boris Johnson', { kind: 'person', on: chinese }))).toEqual(['test:chinese']);
+    expect(ids(search('Boris Becker', { kind: 'person', on: chinese }))).toEqual([]);
+  });
+});
+
 describe('ScreeningIndex.search: foreign names in katakana', () => {
   it('finds a name listed in katakana from its Latin spelling, and the other way round', () => {
     const katakana = ScreeningIndex.build([

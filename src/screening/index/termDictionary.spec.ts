@@ -210,7 +210,7 @@ describe('TermDictionary.matches', () => {
 
 describe('TermDictionary: parts of reading names', () => {
   const part = (text: string, readings: string[]) =>
-    readingTokens([{ text, readings, family: false, approximate: false }])[0]!;
+    readingTokens([{ text, readings, family: false, readingKind: 'exact' }])[0]!;
 
   it('keeps apart two parts written alike and read otherwise (恩 as a Japanese given name, as a Korean syllable)', () => {
     const builder = new TermDictionaryBuilder();

@@ -8,6 +8,7 @@ import {
   skeletonReadings,
   type TokenComparison,
 } from '../matching/tokenSimilarity.js';
+import { latinSkeleton } from '../matching/vocabulary/chineseTranscription.js';
 import { shortVowels } from '../matching/vocabulary/japaneseReadings.js';
 import { englishSound } from '../matching/vocabulary/katakanaLoanwords.js';
 
@@ -112,6 +113,12 @@ export class TermDictionaryBuilder {
       if (token.readings.length === 0) {
         const sound = englishSound(shortVowels(token.text));
         if (sound !== token.text) bySkeleton.add(`E${sound}`, id);
+        // The transcription route (chineseTranscription.ts): a Latin term under its sound skeleton,
+        // and a part of a foreign name in Chinese characters under its own.
+        const skeleton = latinSkeleton(token.text);
+        if (skeleton !== '') bySkeleton.add(`C${skeleton}`, id);
+      } else if (token.readingKind === 'sound') {
+        for (const reading of token.readings) bySkeleton.add(`T${reading}`, id);
       }
       if (token.role !== 'number') for (const gram of trigramsOf(token.text)) byTrigram.add(gram, id);
     }
@@ -217,9 +224,16 @@ export class TermDictionary {
       const sound = englishSound(spelling);
       if (sound !== spelling) for (const term of this.bySkeleton.get(`j${sound}`) ?? []) consider(term);
     }
-    if (part.approximateReadings) {
+    if (part.readingKind === 'approximate') {
       for (const reading of part.readings)
         for (const term of this.bySkeleton.get(`E${reading}`) ?? []) consider(term);
+    }
+    // Heard as a Chinese transcription: Latin parts reach the transcribed ones, and the other way.
+    if (part.readingKind === 'sound') {
+      for (const reading of part.readings)
+        for (const term of this.bySkeleton.get(`C${reading}`) ?? []) consider(term);
+    } else if (part.readings.length === 0) {
+      for (const term of this.bySkeleton.get(`T${latinSkeleton(part.text)}`) ?? []) consider(term);
     }
     // A part of a reading name reaches the Latin spellings equal to a reading (and, by the phonetic
     // route above, those that sound like one).

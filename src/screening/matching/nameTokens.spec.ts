@@ -124,7 +124,7 @@ describe('tokenIdentity', () => {
       sino: 'la',
       korean: 'LLA.',
       readings: ['lavrova'],
-      approximateReadings: !token.approximateReadings,
+      readingKind: token.readingKind === 'exact' ? 'sound' : 'exact',
     };
     // A field added to NameToken without a changed value here fails the first assertion.
     expect(Object.keys(changed).sort()).toEqual(Object.keys(token).sort());

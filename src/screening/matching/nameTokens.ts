@@ -110,13 +110,19 @@ export interface NameToken {
    * Cyrillic: "jong", "cheong" ... for Чен), which a Latin part may equal; empty for every other part.
    */
   readings: readonly string[];
-  /**
-   * The readings approximate a sound (a foreign name in katakana): a Latin part within the edit
-   * budget of one matches. Otherwise they are every spelling there is, and only an exact one matches:
-   * Korean syllables one letter apart are other syllables (yong, jong).
-   */
-  approximateReadings: boolean;
+  /** How a Latin part meets the readings (ReadingKind). */
+  readingKind: ReadingKind;
 }
+
+/**
+ * - exact: the readings are every spelling there is, and only an exact one matches: Korean
+ *   syllables one letter apart are other syllables (yong, jong);
+ * - approximate: they spell a sound (a foreign name in katakana): a Latin part within the edit
+ *   budget of one matches;
+ * - sound: they are sound skeletons (a foreign name in Chinese characters,
+ *   vocabulary/chineseTranscription.ts), met by the skeleton of the Latin part.
+ */
+export type ReadingKind = 'exact' | 'approximate' | 'sound';
 
 /**
  * A string equal for two tokens exactly when every field is: the index keeps each distinct token
@@ -124,7 +130,7 @@ export interface NameToken {
  * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
  */
 export function tokenIdentity(t: NameToken): string {
-  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.readings.join('|')}\u0000${t.approximateReadings ? 1 : 0}`;
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -209,7 +215,7 @@ export function consonantSkeleton(text: string, abjad = false): string {
 interface Draft {
   text: string;
   readings: readonly string[];
-  approximateReadings: boolean;
+  readingKind: ReadingKind;
   key: string;
   role: TokenRole;
   family: boolean;
@@ -233,7 +239,7 @@ function draftOf(
   return {
     text,
     readings: NO_READINGS,
-    approximateReadings: false,
+    readingKind: 'exact',
     key,
     role,
     family: word.familyHint,
@@ -262,8 +268,7 @@ export interface ReadingPart {
   text: string;
   readings: readonly string[];
   family: boolean;
-  /** See NameToken.approximateReadings. */
-  approximate: boolean;
+  readingKind: ReadingKind;
 }
 
 /**
@@ -276,7 +281,7 @@ export function readingTokens(parts: readonly ReadingPart[]): NameToken[] {
       text: part.text,
       // Long vowels short, as a Latin part is read against them (tokenSimilarity compareReadings).
       readings: part.readings.map(shortVowels),
-      approximateReadings: part.approximate,
+      readingKind: part.readingKind,
       key: part.text,
       role: 'word',
       family: part.family,
@@ -423,7 +428,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     return words.map((word) => ({
       text: word.text,
       readings: NO_READINGS,
-      approximateReadings: false,
+      readingKind: 'exact',
       key: word.text,
       role: 'word' as const,
       family: false,
@@ -517,7 +522,7 @@ function finalise(
       sino: sinoKeys?.[d] ?? '',
       korean: koreanKeys?.[d] === undefined ? '' : koreanOrigin + koreanKeys[d],
       readings: draft.readings,
-      approximateReadings: draft.approximateReadings,
+      readingKind: draft.readingKind,
     });
   }
   return tokens;

@@ -4,9 +4,15 @@ import {
   type NameToken,
   nameClassOf,
   nameTokens,
+  type ReadingKind,
   type ReadingPart,
   readingTokens,
 } from './nameTokens.js';
+import {
+  isTranscribedName,
+  transcribedWords,
+  transcriptionSkeleton,
+} from './vocabulary/chineseTranscription.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
@@ -33,7 +39,8 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * scripts whose Latin spellings no letter-by-letter transliteration reaches: a Japanese name in
  * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
  * Hangul, Hanja or Cyrillic read syllable by syllable (최룡해 as Choe Ryong Hae, Ким Чен Ын as Kim
- * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz), a Thai name in
+ * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz) or in Chinese
+ * characters heard (鲍里斯·约翰逊 as Boris Johnson), a Thai name in
  * RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
@@ -54,14 +61,14 @@ type Reader = (full: string, kind: EntityKind) => ReadingPart[][];
 function partsOf(
   words: readonly { word: string; readings: readonly string[] }[],
   family: 'first' | 'last',
-  approximate: boolean,
+  readingKind: ReadingKind,
 ): ReadingPart[] {
   const familyAt = family === 'first' ? 0 : words.length - 1;
   return words.map(({ word, readings }, i) => ({
     text: word,
     readings,
     family: i === familyAt,
-    approximate,
+    readingKind,
   }));
 }
 
@@ -75,7 +82,7 @@ const READERS: readonly Reader[] = [
           { word: family.kanji, readings: family.readings },
         ],
         'last',
-        false,
+        'exact',
       ),
     ),
   // A foreign name as Japanese writes it, in its own order (the family name last); approximate.
@@ -90,19 +97,28 @@ const READERS: readonly Reader[] = [
       partsOf(
         words.map((word) => ({ word, readings: loanwordReadings(hepburn(word)) })),
         'last',
-        true,
+        'approximate',
       ),
     ];
+  },
+  // A foreign name in Chinese characters, in its own order (the family name last): its sound.
+  (full) => {
+    if (!isTranscribedName(full)) return [];
+    const words = transcribedWords(full).map((word) => {
+      const skeleton = transcriptionSkeleton(word);
+      return { word, readings: skeleton === '' ? [] : [skeleton] };
+    });
+    return [partsOf(words, 'last', 'sound')];
   },
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.
   (full) => {
     const words = thaiNameReadings(full);
-    return words ? [partsOf(words, 'last', true)] : [];
+    return words ? [partsOf(words, 'last', 'approximate')] : [];
   },
   // Korean syllables: every spelling there is, family name first.
   (full) => {
     const words = cyrillicKoreanReadings(full) ?? koreanNameReadings(full);
-    return words ? [partsOf(words, 'first', false)] : [];
+    return words ? [partsOf(words, 'first', 'exact')] : [];
   },
 ];
 

@@ -1,5 +1,6 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, type NameToken } from './nameTokens.js';
+import { latinSkeleton } from './vocabulary/chineseTranscription.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { areNicknames } from './vocabulary/personNames.js';
@@ -42,6 +43,8 @@ export const TOKEN_SCORES = {
   nickname: 0.85,
   /** The same Chinese syllables in pinyin and Wade-Giles ("Tse-tung" / "Zedong"). */
   romanisation: 0.85,
+  /** A transcribed part whose sound is one consonant ("George" / 乔治, both J): weak evidence. */
+  singleSound: 0.6,
   initial: 0.9,
   phonetic: 0.8,
   legalFamily: 0.85,
@@ -69,7 +72,7 @@ export interface TokenComparison {
  * cached by it. Keep in step with compareTokens.
  */
 export function comparisonIdentity(token: NameToken): string {
-  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}|${token.readings.join('/')}${token.approximateReadings ? '~' : ''}`;
+  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}|${token.readings.join('/')}|${token.readingKind}`;
 }
 
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
@@ -176,7 +179,7 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
 /**
  * A part of a reading name (a Japanese part in kanji, a Korean syllable, a katakana word) against a
  * Latin spelling (or another such part): a reading equal to the spelling is a romanisation, scored
- * as one (TOKEN_SCORES.romanisation). Approximate readings (NameToken.approximateReadings) also
+ * as one (TOKEN_SCORES.romanisation). Approximate readings (NameToken.readingKind) also
  * match within the edit budget, a little lower.
  */
 function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
@@ -201,9 +204,10 @@ function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Token
  * the readings; within the edit budget of one, a little less, when the readings are approximate.
  */
 export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): number {
+  if (token.readingKind === 'sound') return soundScore(token.readings, latinSkeleton(latin));
   const text = shortVowels(latin);
   if (token.readings.includes(text)) return TOKEN_SCORES.romanisation;
-  if (!token.approximateReadings) return 0;
+  if (token.readingKind !== 'approximate') return 0;
   // An approximate reading spells a sound: the Latin part is also heard as Japanese hears it.
   const sound = englishSound(text);
   let best = 0;
@@ -214,6 +218,26 @@ export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): 
       if (reading !== spelling && budget <= 0) continue;
       const cost = reading === spelling ? 0 : weightedDistance(reading, spelling, budget);
       if (cost <= budget) best = Math.max(best, (1 - cost / length) * TOKEN_SCORES.romanisation);
+    }
+  }
+  return best;
+}
+
+/**
+ * A transcribed part's sound skeleton against a Latin part's (vocabulary/chineseTranscription.ts):
+ * the same skeleton scores as a romanisation, one consonant alone less (George 乔治 J); one edit
+ * apart, at three consonants or more, scores less by its share of the length (Johnson J N S N /
+ * 约翰逊 yuehanxun H N S N, John written by convention).
+ */
+function soundScore(skeletons: readonly string[], latin: string): number {
+  let best = 0;
+  for (const skeleton of skeletons) {
+    const length = Math.max(skeleton.length, latin.length);
+    if (length === 0) continue;
+    if (skeleton === latin) {
+      best = Math.max(best, length === 1 ? TOKEN_SCORES.singleSound : TOKEN_SCORES.romanisation);
+    } else if (length >= 3 && weightedDistance(skeleton, latin, 1) <= 1) {
+      best = Math.max(best, TOKEN_SCORES.romanisation * (1 - 1 / length));
     }
   }
   return best;

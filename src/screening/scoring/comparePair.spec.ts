@@ -147,6 +147,19 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('マーク・ウォーナー', 'Mark Kelly')).toBe(false);
   });
 
+  it('matches foreign names in Chinese characters by their sound (both directions)', () => {
+    expect(match('鲍里斯·约翰逊', 'Boris Johnson')).toBe(true);
+    expect(match('乔治·奥斯本', 'George Osborne')).toBe(true);
+    expect(match('道格拉斯·卡斯維爾', 'Douglas Carswell')).toBe(true);
+    expect(match('湯姆·沃特森', 'Tom Watson')).toBe(true);
+    expect(match('Alan Duncan', '阿蘭·鄧肯')).toBe(true);
+    // Another family name is another person; without the middle dot the name is read as a
+    // Chinese one, in pinyin only.
+    expect(match('鲍里斯·约翰逊', 'Boris Becker')).toBe(false);
+    expect(match('乔治·奥斯本', 'George Clooney')).toBe(false);
+    expect(match('乔治 奥斯本', 'George Osborne')).toBe(false);
+  });
+
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {
     expect(match('ประยุทธ์ จันทร์โอชา', 'Prayut Chan-o-cha')).toBe(true);
     expect(match('สมชาย วงศ์สวัสดิ์', 'Somchai Wongsawat')).toBe(true);

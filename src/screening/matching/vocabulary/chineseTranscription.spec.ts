@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isTranscribedName,
+  latinSkeleton,
+  transcribedWords,
+  transcriptionSkeleton,
+} from './chineseTranscription.js';
+
+const heard = (name: string) => transcribedWords(name).map(transcriptionSkeleton);
+
+describe('chineseTranscription', () => {
+  it('reads only names with a middle dot between Han words as transcriptions', () => {
+    expect(isTranscribedName('鲍里斯·约翰逊')).toBe(true);
+    expect(isTranscribedName('乔治・奥斯本')).toBe(true);
+    expect(isTranscribedName('习近平')).toBe(false);
+    expect(isTranscribedName('テッド・クルーズ')).toBe(false);
+    expect(isTranscribedName('Boris·Johnson')).toBe(false);
+  });
+
+  it('gives a transcription and its Latin spelling one skeleton', () => {
+    expect(heard('鲍里斯·约翰逊')).toEqual([latinSkeleton('boris'), 'HNSN']);
+    expect(heard('伊丽莎白·特拉斯')[1]).toBe(latinSkeleton('truss'));
+    expect(heard('道格拉斯·卡斯維爾')).toEqual([latinSkeleton('douglas'), latinSkeleton('carswell')]);
+    expect(heard('马修·汉考克')).toEqual([latinSkeleton('matthew'), latinSkeleton('hancock')]);
+    expect(heard('湯姆·沃特森')[1]).toBe(latinSkeleton('watson'));
+    expect(heard('丹·科茨')).toEqual([latinSkeleton('dan'), latinSkeleton('coats')]);
+    expect(heard('约翰·霍文')[0]).toBe(latinSkeleton('john'));
+  });
+
+  it('hears English as a transcription does: non-rhotic r, silent h and w, th, tch', () => {
+    expect(latinSkeleton('osborne')).toBe('SBN');
+    expect(latinSkeleton('warner')).toBe('WN');
+    expect(latinSkeleton('howlett')).toBe('HLD');
+    expect(latinSkeleton('thune')).toBe('DN');
+    expect(latinSkeleton('smith')).toBe('SMS');
+    expect(latinSkeleton('mitch')).toBe('MJ');
+    expect(latinSkeleton('george')).toBe('J');
+    expect(latinSkeleton('angela')).toBe('NJL');
+  });
+});
