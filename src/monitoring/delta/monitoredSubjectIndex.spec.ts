@@ -133,6 +133,18 @@ describe('MonitoredSubjectIndex across reading names', () => {
       'chinese',
       'latin-english',
     ]);
+    const hangul = MonitoredSubjectIndex.build([
+      monitored('hangul', '필립 해먼드'),
+      monitored('latin-english', 'Philip Hammond'),
+    ]);
+    expect(hangul.candidatesFor(listedParty('test:22', ['HAMMOND, Philip']), defaultProfile())).toEqual([
+      'hangul',
+      'latin-english',
+    ]);
+    expect(hangul.candidatesFor(listedParty('test:23', ['필립 해먼드']), defaultProfile())).toEqual([
+      'hangul',
+      'latin-english',
+    ]);
   });
 
   it('reaches subjects in katakana by the sound of an English spelling, and the other way round', () => {

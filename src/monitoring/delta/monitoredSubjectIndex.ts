@@ -12,9 +12,9 @@ import {
   skeletonReadings,
   type TokenComparison,
 } from '../../screening/matching/tokenSimilarity.js';
-import { latinSkeleton } from '../../screening/matching/vocabulary/chineseTranscription.js';
 import { shortVowels } from '../../screening/matching/vocabulary/japaneseReadings.js';
 import { englishSound } from '../../screening/matching/vocabulary/katakanaLoanwords.js';
+import { latinSoundReadings } from '../../screening/matching/vocabulary/soundSkeleton.js';
 import type { EntityKind, ListedEntity } from '../../screening/model/listedEntity.js';
 import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../../screening/scoring/identifiers.js';
 import { kindsCompatible } from '../../screening/scoring/kinds.js';
@@ -239,10 +239,11 @@ export class MonitoredSubjectIndex {
           }
           if (token.readingKind === 'approximate')
             for (const reading of token.readings) this.bySkeleton.add(`E${reading}`, part);
-          // The transcription route (latinSkeleton), likewise.
+          // The transcription route (latinSoundReadings), likewise.
           if (token.readingKind === 'sound')
             for (const reading of token.readings) this.bySkeleton.add(`C${reading}`, part);
-          else if (token.readings.length === 0) this.bySkeleton.add(`T${latinSkeleton(token.text)}`, part);
+          else if (token.readings.length === 0)
+            for (const reading of latinSoundReadings(token.text)) this.bySkeleton.add(`T${reading}`, part);
           const grams = trigramsOf(token.text);
           this.gramCount[part] = grams.length;
           if (token.text.length >= 4) {
@@ -422,8 +423,8 @@ export class MonitoredSubjectIndex {
     if (term.readings.length === 0) {
       const sound = englishSound(shortVowels(term.text));
       if (sound !== term.text) for (const part of this.bySkeleton.get(`E${sound}`)) proposed.add(part);
-      const skeleton = latinSkeleton(term.text);
-      if (skeleton !== '') for (const part of this.bySkeleton.get(`C${skeleton}`)) proposed.add(part);
+      for (const reading of latinSoundReadings(term.text))
+        for (const part of this.bySkeleton.get(`C${reading}`)) proposed.add(part);
     } else if (term.readingKind === 'sound') {
       for (const reading of term.readings)
         for (const part of this.bySkeleton.get(`T${reading}`)) proposed.add(part);

@@ -512,6 +512,13 @@ describe('ScreeningIndex.search: foreign names in Chinese characters', () => {
     expect(ids(search('Boris Johnson', { kind: 'person', on: chinese }))).toEqual(['test:chinese']);
     expect(ids(search('Boris Becker', { kind: 'person', on: chinese }))).toEqual([]);
   });
+
+  it('does the same for foreign names in Hangul', () => {
+    const latin = ScreeningIndex.build([listed({ id: 'test:latin', name: 'Philip Hammond' })]);
+    const hangul = ScreeningIndex.build([listed({ id: 'test:hangul', name: '테드 크루즈' })]);
+    expect(ids(search('필립 해먼드', { kind: 'person', on: latin }))).toEqual(['test:latin']);
+    expect(ids(search('Ted Cruz', { kind: 'person', on: hangul }))).toEqual(['test:hangul']);
+  });
 });
 
 describe('ScreeningIndex.search: foreign names in katakana', () => {

@@ -8,9 +8,9 @@ import {
   skeletonReadings,
   type TokenComparison,
 } from '../matching/tokenSimilarity.js';
-import { latinSkeleton } from '../matching/vocabulary/chineseTranscription.js';
 import { shortVowels } from '../matching/vocabulary/japaneseReadings.js';
 import { englishSound } from '../matching/vocabulary/katakanaLoanwords.js';
+import { latinSoundReadings } from '../matching/vocabulary/soundSkeleton.js';
 
 /**
  * The distinct name parts (terms) of every indexed name, and how a part of a query reaches the
@@ -113,10 +113,9 @@ export class TermDictionaryBuilder {
       if (token.readings.length === 0) {
         const sound = englishSound(shortVowels(token.text));
         if (sound !== token.text) bySkeleton.add(`E${sound}`, id);
-        // The transcription route (chineseTranscription.ts): a Latin term under its sound skeleton,
-        // and a part of a foreign name in Chinese characters under its own.
-        const skeleton = latinSkeleton(token.text);
-        if (skeleton !== '') bySkeleton.add(`C${skeleton}`, id);
+        // The transcription route (soundSkeleton.ts): a Latin term under its sound skeleton in each
+        // hearing, and a part of a foreign name written by its sound (Chinese, Hangul) under its own.
+        for (const reading of latinSoundReadings(token.text)) bySkeleton.add(`C${reading}`, id);
       } else if (token.readingKind === 'sound') {
         for (const reading of token.readings) bySkeleton.add(`T${reading}`, id);
       }
@@ -228,12 +227,13 @@ export class TermDictionary {
       for (const reading of part.readings)
         for (const term of this.bySkeleton.get(`E${reading}`) ?? []) consider(term);
     }
-    // Heard as a Chinese transcription: Latin parts reach the transcribed ones, and the other way.
+    // Heard as a transcription (Chinese, Hangul): Latin parts reach the transcribed ones, and the other way.
     if (part.readingKind === 'sound') {
       for (const reading of part.readings)
         for (const term of this.bySkeleton.get(`C${reading}`) ?? []) consider(term);
     } else if (part.readings.length === 0) {
-      for (const term of this.bySkeleton.get(`T${latinSkeleton(part.text)}`) ?? []) consider(term);
+      for (const reading of latinSoundReadings(part.text))
+        for (const term of this.bySkeleton.get(`T${reading}`) ?? []) consider(term);
     }
     // A part of a reading name reaches the Latin spellings equal to a reading (and, by the phonetic
     // route above, those that sound like one).

@@ -15,8 +15,10 @@ import {
 } from './vocabulary/chineseTranscription.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
+import { hangulSkeleton, hangulWords, isHangulTranscription } from './vocabulary/hangulTranscription.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
 import { isKatakanaName, loanwordReadings } from './vocabulary/katakanaLoanwords.js';
+import { type Hearing, soundReading } from './vocabulary/soundSkeleton.js';
 import { thaiNameReadings } from './vocabulary/thaiRomanisation.js';
 
 /** A name normalised once, when an entity is loaded or a query arrives, and compared many times. */
@@ -40,7 +42,7 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
  * Hangul, Hanja or Cyrillic read syllable by syllable (최룡해 as Choe Ryong Hae, Ким Чен Ын as Kim
  * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz) or in Chinese
- * characters heard (鲍里斯·约翰逊 as Boris Johnson), a Thai name in
+ * characters or Hangul heard (鲍里斯·约翰逊, 보리스 존슨 as Boris Johnson), a Thai name in
  * RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
@@ -70,6 +72,22 @@ function partsOf(
     family: i === familyAt,
     readingKind,
   }));
+}
+
+/** The parts of a name written by its sound, each read as its skeleton (vocabulary/soundSkeleton.ts). */
+function soundParts(
+  words: readonly string[],
+  hearing: Hearing,
+  skeletonOf: (word: string) => string,
+): ReadingPart[] {
+  return partsOf(
+    words.map((word) => {
+      const skeleton = skeletonOf(word);
+      return { word, readings: skeleton === '' ? [] : [soundReading(hearing, skeleton)] };
+    }),
+    'last',
+    'sound',
+  );
 }
 
 const READERS: readonly Reader[] = [
@@ -102,14 +120,10 @@ const READERS: readonly Reader[] = [
     ];
   },
   // A foreign name in Chinese characters, in its own order (the family name last): its sound.
-  (full) => {
-    if (!isTranscribedName(full)) return [];
-    const words = transcribedWords(full).map((word) => {
-      const skeleton = transcriptionSkeleton(word);
-      return { word, readings: skeleton === '' ? [] : [skeleton] };
-    });
-    return [partsOf(words, 'last', 'sound')];
-  },
+  (full) =>
+    isTranscribedName(full) ? [soundParts(transcribedWords(full), 'chinese', transcriptionSkeleton)] : [],
+  // A foreign name in Hangul, likewise.
+  (full) => (isHangulTranscription(full) ? [soundParts(hangulWords(full), 'korean', hangulSkeleton)] : []),
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.
   (full) => {
     const words = thaiNameReadings(full);

@@ -1,9 +1,9 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, type NameToken } from './nameTokens.js';
-import { latinSkeleton } from './vocabulary/chineseTranscription.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { areNicknames } from './vocabulary/personNames.js';
+import { latinSoundOf } from './vocabulary/soundSkeleton.js';
 
 /**
  * How two tokens were found to be the same name part:
@@ -204,7 +204,7 @@ function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Token
  * the readings; within the edit budget of one, a little less, when the readings are approximate.
  */
 export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): number {
-  if (token.readingKind === 'sound') return soundScore(token.readings, latinSkeleton(latin));
+  if (token.readingKind === 'sound') return soundScore(token.readings, latin);
   const text = shortVowels(latin);
   if (token.readings.includes(text)) return TOKEN_SCORES.romanisation;
   if (token.readingKind !== 'approximate') return 0;
@@ -224,19 +224,21 @@ export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): 
 }
 
 /**
- * A transcribed part's sound skeleton against a Latin part's (vocabulary/chineseTranscription.ts):
- * the same skeleton scores as a romanisation, one consonant alone less (George 乔治 J); one edit
- * apart, at three consonants or more, scores less by its share of the length (Johnson J N S N /
- * 约翰逊 yuehanxun H N S N, John written by convention).
+ * A transcribed part's sound skeleton against a Latin part's, heard the same way
+ * (vocabulary/soundSkeleton.ts): the same skeleton scores as a romanisation, one consonant alone
+ * less (George 乔治 J); one edit apart, at three consonants or more, scores less by its share of
+ * the length (Johnson J N S N / 约翰逊 yuehanxun H N S N, John written by convention).
  */
-function soundScore(skeletons: readonly string[], latin: string): number {
+function soundScore(readings: readonly string[], latin: string): number {
   let best = 0;
-  for (const skeleton of skeletons) {
-    const length = Math.max(skeleton.length, latin.length);
-    if (length === 0) continue;
-    if (skeleton === latin) {
+  for (const reading of readings) {
+    // Both carry the hearing's letter first: the skeletons are what follows it.
+    const heard = latinSoundOf(reading, latin);
+    const length = Math.max(reading.length, heard.length) - 1;
+    if (length <= 0) continue;
+    if (reading === heard) {
       best = Math.max(best, length === 1 ? TOKEN_SCORES.singleSound : TOKEN_SCORES.romanisation);
-    } else if (length >= 3 && weightedDistance(skeleton, latin, 1) <= 1) {
+    } else if (length >= 3 && weightedDistance(reading, heard, 1) <= 1) {
       best = Math.max(best, TOKEN_SCORES.romanisation * (1 - 1 / length));
     }
   }

@@ -160,6 +160,15 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('乔治 奥斯本', 'George Osborne')).toBe(false);
   });
 
+  it('matches foreign names in Hangul by their sound, Korean names by their syllables', () => {
+    expect(match('보리스 존슨', 'Boris Johnson')).toBe(true);
+    expect(match('테드 크루즈', 'Ted Cruz')).toBe(true);
+    expect(match('필립 해먼드', 'Philip Hammond')).toBe(true);
+    expect(match('Mitch McConnell', '미치 매코널')).toBe(true);
+    expect(match('보리스 존슨', 'Boris Becker')).toBe(false);
+    expect(match('김정은', 'Kim Jong Un')).toBe(true);
+  });
+
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {
     expect(match('ประยุทธ์ จันทร์โอชา', 'Prayut Chan-o-cha')).toBe(true);
     expect(match('สมชาย วงศ์สวัสดิ์', 'Somchai Wongsawat')).toBe(true);

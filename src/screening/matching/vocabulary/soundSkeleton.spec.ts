@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { latinSkeleton, latinSoundOf, latinSoundReadings, soundReading } from './soundSkeleton.js';
+
+describe('latinSkeleton', () => {
+  it('hears English as a transcription does: non-rhotic r, silent h and w, th, tch', () => {
+    expect(latinSkeleton('osborne', 'chinese')).toBe('SBN');
+    expect(latinSkeleton('warner', 'chinese')).toBe('WN');
+    expect(latinSkeleton('howlett', 'chinese')).toBe('HLD');
+    expect(latinSkeleton('thune', 'chinese')).toBe('DN');
+    expect(latinSkeleton('smith', 'chinese')).toBe('SMS');
+    expect(latinSkeleton('mitch', 'chinese')).toBe('MJ');
+    expect(latinSkeleton('george', 'chinese')).toBe('J');
+    expect(latinSkeleton('angela', 'chinese')).toBe('NJL');
+  });
+
+  it('hears f, v and ph as b, z as j and w as a vowel when Korean writes the name', () => {
+    expect(latinSkeleton('philip', 'korean')).toBe('BLB');
+    expect(latinSkeleton('kevin', 'korean')).toBe('GBN');
+    expect(latinSkeleton('cruz', 'korean')).toBe('GLJ');
+    expect(latinSkeleton('woodall', 'korean')).toBe('DL');
+    expect(latinSkeleton('philip', 'chinese')).toBe('FLB');
+  });
+
+  it("compares a Latin part in the reading's own hearing, and lists it in every hearing", () => {
+    expect(latinSoundOf(soundReading('korean', 'BLB'), 'philip')).toBe(soundReading('korean', 'BLB'));
+    expect(latinSoundOf(soundReading('chinese', 'FLB'), 'philip')).toBe(soundReading('chinese', 'FLB'));
+    expect(latinSoundReadings('philip')).toEqual([
+      soundReading('chinese', 'FLB'),
+      soundReading('korean', 'BLB'),
+    ]);
+    expect(latinSoundReadings('ai')).toEqual([]);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Sound skeletons: a name part reduced to its consonants in the classes a script that writes
+ * foreign names by their sound does not tell apart, so that a transcription (鲍里斯 baolisi, 보리스
+ * boriseu) and the Latin spelling it stands for (Boris) meet: B L S on both sides. Each hearing
+ * (Chinese, Korean) has its own classes for the Latin side; a reading carries its hearing as its
+ * first letter ('c', 'k') before the skeleton, which is in capitals.
+ */
+export type Hearing = 'chinese' | 'korean';
+
+const PREFIX: Record<Hearing, string> = { chinese: 'c', korean: 'k' };
+const HEARINGS: readonly Hearing[] = ['chinese', 'korean'];
+
+/** A transcribed part's reading: its hearing, then its skeleton. */
+export function soundReading(hearing: Hearing, skeleton: string): string {
+  return `${PREFIX[hearing]}${skeleton}`;
+}
+
+const hearingOf = (reading: string): Hearing => (reading[0] === PREFIX.korean ? 'korean' : 'chinese');
+
+/** The Latin part's reading to compare with `reading`: heard as the reading's script hears it. */
+export function latinSoundOf(reading: string, latin: string): string {
+  const hearing = hearingOf(reading);
+  return soundReading(hearing, latinSkeleton(latin, hearing));
+}
+
+/** A Latin part's readings in every hearing (the search routes list and look them up). */
+export function latinSoundReadings(latin: string): string[] {
+  const readings: string[] = [];
+  for (const hearing of HEARINGS) {
+    const skeleton = latinSkeleton(latin, hearing);
+    if (skeleton !== '') readings.push(soundReading(hearing, skeleton));
+  }
+  return readings;
+}
+
+const VOWEL = /[aeiouy]/;
+const DIGRAPHS = new Map([
+  ['ph', 'F'],
+  ['th', 'S'],
+  ['sh', 'S'],
+  ['ch', 'J'],
+  ['kh', 'H'],
+  ['gh', ''],
+  ['wh', 'W'],
+  ['ck', 'G'],
+]);
+
+/**
+ * The sound skeleton of a Latin name part (lower-case ASCII), as a transcription hears it: ph f,
+ * th s, ch and soft g j, soft c s, hard c, k, q g, x g s, v w, kh h; h but at the start, gh, w
+ * after a vowel, and r after a vowel where no vowel follows (non-rhotic English: Warner 沃纳 W N,
+ * 워너 W N, Palmer 帕尔默 B L M) silent. Korean hears more alike: f, ph and v as b (Philip 필립,
+ * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌).
+ */
+export function latinSkeleton(spelling: string, hearing: Hearing): string {
+  // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
+  const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
+  const latin =
+    hearing === 'korean'
+      ? doubled
+          .replace(/ph|f|v/g, 'b')
+          .replace(/(?<!t)z/g, 'j')
+          .replace(/wh?/g, '')
+      : doubled;
+  let skeleton = '';
+  const vowelAt = (i: number) => i >= 0 && i < latin.length && VOWEL.test(latin[i]!);
+  for (let i = 0; i < latin.length; i++) {
+    const char = latin[i]!;
+    const next = latin[i + 1] ?? '';
+    if (VOWEL.test(char)) continue;
+    const pair = char + next;
+    // tch is ch (Mitch 米奇 M J); th at the start is t (Thomas 托马斯, Thune 图恩), else s (Smith 史密斯).
+    if (pair === 'tc' && latin[i + 2] === 'h') continue;
+    // A final ts or tz is one sound (Coats 科茨 G S, Schatz 夏茨); inside, two (Watson 沃特森).
+    if ((pair === 'ts' || pair === 'tz') && i + 2 === latin.length) {
+      skeleton += 'S';
+      i++;
+      continue;
+    }
+    if (pair === 'th' && i === 0) {
+      skeleton += 'D';
+      i++;
+      continue;
+    }
+    const digraph = DIGRAPHS.get(pair);
+    if (digraph !== undefined) {
+      skeleton += digraph;
+      i++;
+      continue;
+    }
+    const soft = next === 'e' || next === 'i' || next === 'y';
+    switch (char) {
+      case 'b':
+      case 'p':
+        skeleton += 'B';
+        break;
+      case 'd':
+      case 't':
+        skeleton += 'D';
+        break;
+      case 'c':
+        skeleton += soft ? 'S' : 'G';
+        break;
+      case 'g':
+        skeleton += soft ? 'J' : 'G';
+        break;
+      case 'k':
+      case 'q':
+        skeleton += 'G';
+        break;
+      case 'x':
+        skeleton += 'GS';
+        break;
+      case 'j':
+        skeleton += 'J';
+        break;
+      case 'f':
+        skeleton += 'F';
+        break;
+      case 'v':
+        skeleton += 'W';
+        break;
+      case 'w':
+        if (!vowelAt(i - 1) || vowelAt(i + 1)) skeleton += 'W';
+        break;
+      case 'h':
+        if (i === 0) skeleton += 'H';
+        break;
+      case 'l':
+        skeleton += 'L';
+        break;
+      case 'r':
+        if (!vowelAt(i - 1) || vowelAt(i + 1)) skeleton += 'L';
+        break;
+      case 'm':
+        skeleton += 'M';
+        break;
+      case 'n':
+        skeleton += 'N';
+        // ng is one nasal unless a vowel follows (Angela 安格拉 an-ge-la).
+        if (next === 'g' && !vowelAt(i + 2)) i++;
+        break;
+      case 's':
+      case 'z':
+        skeleton += 'S';
+        break;
+    }
+  }
+  return collapse(skeleton);
+}
+
+/** One of two alike: doubled letters, and a consonant a transcription writes once ("Hancock" H N G). */
+export function collapse(skeleton: string): string {
+  let kept = '';
+  for (const char of skeleton) if (!kept.endsWith(char)) kept += char;
+  return kept;
+}
