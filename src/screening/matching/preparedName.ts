@@ -16,9 +16,10 @@ import {
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
 import { hangulSkeleton, hangulWords, isHangulTranscription } from './vocabulary/hangulTranscription.js';
+import { hebrewWords, isHebrewName } from './vocabulary/hebrewTranscription.js';
 import { japaneseReadings } from './vocabulary/japaneseReadings.js';
 import { isKatakanaName, loanwordReadings } from './vocabulary/katakanaLoanwords.js';
-import { type Hearing, soundReading } from './vocabulary/soundSkeleton.js';
+import { type Hearing, latinSkeleton, soundReading } from './vocabulary/soundSkeleton.js';
 import { thaiNameReadings } from './vocabulary/thaiRomanisation.js';
 
 /** A name normalised once, when an entity is loaded or a query arrives, and compared many times. */
@@ -124,6 +125,15 @@ const READERS: readonly Reader[] = [
     isTranscribedName(full) ? [soundParts(transcribedWords(full), 'chinese', transcriptionSkeleton)] : [],
   // A foreign name in Hangul, likewise.
   (full) => (isHangulTranscription(full) ? [soundParts(hangulWords(full), 'korean', hangulSkeleton)] : []),
+  // A name in Hebrew letters, heard as Hebrew writes sounds (beside its consonant skeleton).
+  (full, kind) => {
+    if (!isHebrewName(full)) return [];
+    const spelling = (word: string) =>
+      nameTokens(word, kind)
+        .map((token) => token.text)
+        .join('');
+    return [soundParts(hebrewWords(full), 'hebrew', (word) => latinSkeleton(spelling(word), 'hebrew'))];
+  },
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.
   (full) => {
     const words = thaiNameReadings(full);
@@ -136,9 +146,9 @@ const READERS: readonly Reader[] = [
   },
 ];
 
-/** The scripts a reader reads: Cyrillic, Thai, kana, Han, Hangul. */
+/** The scripts a reader reads: Cyrillic, Hebrew, Thai, kana, Han, Hangul. */
 const READ_SCRIPTS =
-  /[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+  /[\u0400-\u04ff\u05d0-\u05ea\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 const KATAKANA_SEPARATOR = /[\s\u30fb\uff65\u00b7]+/u;
 

@@ -3,7 +3,7 @@ import { consonantSkeleton, type NameToken } from './nameTokens.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { areNicknames } from './vocabulary/personNames.js';
-import { latinSoundOf } from './vocabulary/soundSkeleton.js';
+import { latinSoundOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
 /**
  * How two tokens were found to be the same name part:
@@ -236,9 +236,18 @@ function soundScore(readings: readonly string[], latin: string): number {
     const heard = latinSoundOf(reading, latin);
     const length = Math.max(reading.length, heard.length) - 1;
     if (length <= 0) continue;
+    // A hearing that reads every name of its script (Hebrew: Eden Levi עדן לוי is D N / L) needs more
+    // consonants for the same evidence than one that reads only transcribed foreign names.
+    const everyName = readsEveryName(reading);
     if (reading === heard) {
-      best = Math.max(best, length === 1 ? TOKEN_SCORES.singleSound : TOKEN_SCORES.romanisation);
-    } else if (length >= 3 && weightedDistance(reading, heard, 1) <= 1) {
+      const score =
+        length >= (everyName ? 3 : 2)
+          ? TOKEN_SCORES.romanisation
+          : length === (everyName ? 2 : 1)
+            ? TOKEN_SCORES.singleSound
+            : 0;
+      best = Math.max(best, score);
+    } else if (!everyName && length >= 3 && weightedDistance(reading, heard, 1) <= 1) {
       best = Math.max(best, TOKEN_SCORES.romanisation * (1 - 1 / length));
     }
   }

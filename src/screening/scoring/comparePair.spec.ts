@@ -169,6 +169,15 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('김정은', 'Kim Jong Un')).toBe(true);
   });
 
+  it('hears names in Hebrew letters: one letter for p and f, for b and v, vowel letters', () => {
+    expect(match('ביל פוסטר', 'Bill Foster')).toBe(true);
+    expect(match('פיליפ המונד', 'Philip Hammond')).toBe(true);
+    expect(match('סטיב ישראל', 'Steve Israel')).toBe(true);
+    // Short skeletons are common to many names: Eden Levi (D N / L) is not Dawn Haley.
+    expect(match('עדן לוי', 'Dawn Haley')).toBe(false);
+    expect(match('ביל פוסטר', 'Bill Porter')).toBe(false);
+  });
+
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {
     expect(match('ประยุทธ์ จันทร์โอชา', 'Prayut Chan-o-cha')).toBe(true);
     expect(match('สมชาย วงศ์สวัสดิ์', 'Somchai Wongsawat')).toBe(true);

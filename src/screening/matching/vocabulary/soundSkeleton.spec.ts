@@ -27,6 +27,7 @@ describe('latinSkeleton', () => {
     expect(latinSoundReadings('philip')).toEqual([
       soundReading('chinese', 'FLB'),
       soundReading('korean', 'BLB'),
+      soundReading('hebrew', 'FLF'),
     ]);
     expect(latinSoundReadings('ai')).toEqual([]);
   });

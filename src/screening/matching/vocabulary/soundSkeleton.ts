@@ -1,21 +1,31 @@
 /**
  * Sound skeletons: a name part reduced to its consonants in the classes a script that writes
  * foreign names by their sound does not tell apart, so that a transcription (鲍里斯 baolisi, 보리스
- * boriseu) and the Latin spelling it stands for (Boris) meet: B L S on both sides. Each hearing
- * (Chinese, Korean) has its own classes for the Latin side; a reading carries its hearing as its
- * first letter ('c', 'k') before the skeleton, which is in capitals.
+ * boriseu, בוריס bwrys) and the Latin spelling it stands for (Boris) meet: B L S on both sides.
+ * Each hearing (Chinese, Korean, Hebrew) has its own classes for the Latin side; a reading carries
+ * its hearing as its first letter ('c', 'k', 'h') before the skeleton, which is in capitals.
  */
-export type Hearing = 'chinese' | 'korean';
+export type Hearing = 'chinese' | 'korean' | 'hebrew';
 
-const PREFIX: Record<Hearing, string> = { chinese: 'c', korean: 'k' };
-const HEARINGS: readonly Hearing[] = ['chinese', 'korean'];
+const PREFIX: Record<Hearing, string> = { chinese: 'c', korean: 'k', hebrew: 'h' };
+const HEARINGS: readonly Hearing[] = ['chinese', 'korean', 'hebrew'];
 
 /** A transcribed part's reading: its hearing, then its skeleton. */
 export function soundReading(hearing: Hearing, skeleton: string): string {
   return `${PREFIX[hearing]}${skeleton}`;
 }
 
-const hearingOf = (reading: string): Hearing => (reading[0] === PREFIX.korean ? 'korean' : 'chinese');
+/**
+ * Whether the reading's hearing reads every name of its script rather than only transcribed
+ * foreign names (Hebrew, where no mark sets those apart): its short skeletons are common to many
+ * names, and only an exact one of two consonants or more counts (tokenSimilarity.ts `soundScore`).
+ */
+export function readsEveryName(reading: string): boolean {
+  return reading[0] === PREFIX.hebrew;
+}
+
+const hearingOf = (reading: string): Hearing =>
+  reading[0] === PREFIX.korean ? 'korean' : reading[0] === PREFIX.hebrew ? 'hebrew' : 'chinese';
 
 /** The Latin part's reading to compare with `reading`: heard as the reading's script hears it. */
 export function latinSoundOf(reading: string, latin: string): string {
@@ -34,6 +44,21 @@ export function latinSoundReadings(latin: string): string[] {
 }
 
 const VOWEL = /[aeiouy]/;
+
+/**
+ * What a hearing does to a spelling before its consonants are classed: Korean writes f, ph and v
+ * as ㅍ and ㅂ (b), z as ㅈ (j), w as a vowel; Hebrew writes p and f with one letter פ, b and v with
+ * ב, and w as the vowel letter ו (h, y and a final th are handled in the classes).
+ */
+const HEARD_AS: Record<Hearing, (latin: string) => string> = {
+  chinese: (latin) => latin,
+  korean: (latin) =>
+    latin
+      .replace(/ph|f|v/g, 'b')
+      .replace(/(?<!t)z/g, 'j')
+      .replace(/wh?/g, ''),
+  hebrew: (latin) => latin.replace(/ph|p/g, 'f').replace(/v/g, 'b').replace(/wh?/g, ''),
+};
 const DIGRAPHS = new Map([
   ['ph', 'F'],
   ['th', 'S'],
@@ -50,18 +75,15 @@ const DIGRAPHS = new Map([
  * th s, ch and soft g j, soft c s, hard c, k, q g, x g s, v w, kh h; h but at the start, gh, w
  * after a vowel, and r after a vowel where no vowel follows (non-rhotic English: Warner 沃纳 W N,
  * 워너 W N, Palmer 帕尔默 B L M) silent. Korean hears more alike: f, ph and v as b (Philip 필립,
- * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌).
+ * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌). Hebrew hears p and f alike
+ * (Foster פוסטר), b and v (Steve סטיב), w, y and h as vowels (John ג'ון jwn), th as t (Smith
+ * סמית'), and keeps r after a vowel (Warner וורנר).
  */
 export function latinSkeleton(spelling: string, hearing: Hearing): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
-  const latin =
-    hearing === 'korean'
-      ? doubled
-          .replace(/ph|f|v/g, 'b')
-          .replace(/(?<!t)z/g, 'j')
-          .replace(/wh?/g, '')
-      : doubled;
+  const latin = HEARD_AS[hearing](doubled);
+  const rhotic = hearing === 'hebrew';
   let skeleton = '';
   const vowelAt = (i: number) => i >= 0 && i < latin.length && VOWEL.test(latin[i]!);
   for (let i = 0; i < latin.length; i++) {
@@ -77,7 +99,7 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
       i++;
       continue;
     }
-    if (pair === 'th' && i === 0) {
+    if (pair === 'th' && (i === 0 || hearing === 'hebrew')) {
       skeleton += 'D';
       i++;
       continue;
@@ -124,13 +146,13 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
         if (!vowelAt(i - 1) || vowelAt(i + 1)) skeleton += 'W';
         break;
       case 'h':
-        if (i === 0) skeleton += 'H';
+        if (i === 0 && hearing !== 'hebrew') skeleton += 'H';
         break;
       case 'l':
         skeleton += 'L';
         break;
       case 'r':
-        if (!vowelAt(i - 1) || vowelAt(i + 1)) skeleton += 'L';
+        if (rhotic || !vowelAt(i - 1) || vowelAt(i + 1)) skeleton += 'L';
         break;
       case 'm':
         skeleton += 'M';
