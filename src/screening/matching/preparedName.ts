@@ -75,6 +75,13 @@ function partsOf(
   }));
 }
 
+/** A word as the name's tokens spell it in Latin letters (kana in Hepburn, Hebrew transliterated), joined. */
+function spellingOf(word: string, kind: EntityKind): string {
+  return nameTokens(word, kind)
+    .map((token) => token.text)
+    .join('');
+}
+
 /** The parts of a name written by its sound, each read as its skeleton (vocabulary/soundSkeleton.ts). */
 function soundParts(
   words: readonly string[],
@@ -108,13 +115,9 @@ const READERS: readonly Reader[] = [
   (full, kind) => {
     if (!isKatakanaName(full)) return [];
     const words = full.split(KATAKANA_SEPARATOR).filter(Boolean);
-    const hepburn = (word: string) =>
-      nameTokens(word, kind)
-        .map((token) => token.text)
-        .join('');
     return [
       partsOf(
-        words.map((word) => ({ word, readings: loanwordReadings(hepburn(word)) })),
+        words.map((word) => ({ word, readings: loanwordReadings(spellingOf(word, kind)) })),
         'last',
         'approximate',
       ),
@@ -128,11 +131,9 @@ const READERS: readonly Reader[] = [
   // A name in Hebrew letters, heard as Hebrew writes sounds (beside its consonant skeleton).
   (full, kind) => {
     if (!isHebrewName(full)) return [];
-    const spelling = (word: string) =>
-      nameTokens(word, kind)
-        .map((token) => token.text)
-        .join('');
-    return [soundParts(hebrewWords(full), 'hebrew', (word) => latinSkeleton(spelling(word), 'hebrew'))];
+    return [
+      soundParts(hebrewWords(full), 'hebrew', (word) => latinSkeleton(spellingOf(word, kind), 'hebrew')),
+    ];
   },
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.
   (full) => {

@@ -14,59 +14,15 @@ import { collapse } from './soundSkeleton.js';
  * the names of Koreans (김정은, 은서 장) keep their syllable readings only.
  */
 
+/** Sound classes written out in Unicode order, '-' for none. */
+function classes(table: string): string[] {
+  return table.split(' ').map((entry) => (entry === '-' ? '' : entry));
+}
+
 /** The 19 initial consonants, in Unicode order: ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ. */
-const INITIALS = [
-  'G',
-  'G',
-  'N',
-  'D',
-  'D',
-  'L',
-  'M',
-  'B',
-  'B',
-  'S',
-  'S',
-  '',
-  'J',
-  'J',
-  'J',
-  'G',
-  'D',
-  'B',
-  'H',
-];
+const INITIALS = classes('G G N D D L M B B S S - J J J G D B H');
 /** The 28 finals (none first): a final ㅅ is the t of a loanword, ㅇ the nasal ng. */
-const FINALS = [
-  '',
-  'G',
-  'G',
-  'GS',
-  'N',
-  'NJ',
-  'N',
-  'D',
-  'L',
-  'LG',
-  'LM',
-  'LB',
-  'LS',
-  'LD',
-  'LB',
-  'L',
-  'M',
-  'B',
-  'BS',
-  'D',
-  'D',
-  'N',
-  'J',
-  'J',
-  'G',
-  'D',
-  'B',
-  'H',
-];
+const FINALS = classes('- G G GS N NJ N D L LG LM LB LS LD LB L M B BS D D N J J G D B H');
 const FIRST_SYLLABLE = 0xac00;
 const SYLLABLES = 11_172;
 const VOWEL_EU = 18;
