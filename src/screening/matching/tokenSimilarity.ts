@@ -226,8 +226,9 @@ export function readingScore(token: NameToken, latin: string, fuzz: Fuzziness): 
 /**
  * A transcribed part's sound skeleton against a Latin part's, heard the same way
  * (vocabulary/soundSkeleton.ts): the same skeleton scores as a romanisation, one consonant alone
- * less (George 乔治 J); one edit apart, at three consonants or more, scores less by its share of
- * the length (Johnson J N S N / 约翰逊 yuehanxun H N S N, John written by convention).
+ * less (George 乔治 J); one edit apart, both of three consonants or more, scores less by its share
+ * of the length (Johnson J N S N / 约翰逊 yuehanxun H N S N, John written by convention). A
+ * skeleton of two is too little to forgive an edit in (보리스 B L S is not Bill, B L).
  */
 function soundScore(readings: readonly string[], latin: string): number {
   let best = 0;
@@ -247,7 +248,11 @@ function soundScore(readings: readonly string[], latin: string): number {
             ? TOKEN_SCORES.singleSound
             : 0;
       best = Math.max(best, score);
-    } else if (!everyName && length >= 3 && weightedDistance(reading, heard, 1) <= 1) {
+    } else if (
+      !everyName &&
+      Math.min(reading.length, heard.length) > 3 &&
+      weightedDistance(reading, heard, 1) <= 1
+    ) {
       best = Math.max(best, TOKEN_SCORES.romanisation * (1 - 1 / length));
     }
   }
