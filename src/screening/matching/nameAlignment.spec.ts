@@ -84,6 +84,14 @@ describe('compareNames: persons', () => {
     expect(score('Olaf Scholze', 'Olaf Scholz')).toBeGreaterThan(0.9);
   });
 
+  it('tells generations apart at the end of a name, a father from his son', () => {
+    expect(score('John Albert Smith II', 'John Albert Smith III')).toBeLessThan(T);
+    expect(score('John Albert Smith II', 'JOHN ALBERT SMITH II')).toBe(1);
+    expect(score('John Albert Smith III', 'John Albert Smith')).toBeGreaterThanOrEqual(T);
+    // Ii after a given name is the Japanese family name 井伊, in either order.
+    expect(score('Naosuke Ii', 'Ii Naosuke')).toBeGreaterThan(0.95);
+  });
+
   it('keeps different family names apart (watchman#115)', () => {
     expect(score('George Bush', 'George Habbash')).toBeLessThan(0.5);
     expect(score('Angela Mercaz', 'Angela Merkel')).toBeLessThan(0.5);

@@ -336,6 +336,9 @@ function splitWords(name: string, nameClass: NameClass): Word[] {
   return joinDottedLetters(rawWords(name, false)).map((word) => ({ ...word, familyHint: false }));
 }
 
+/** The roman numerals that end a person's name as a generation ("Xi", "Vi" are names). */
+const GENERATIONS = new Set(['ii', 'iii', 'iv']);
+
 function classify(words: Word[], nameClass: NameClass): Draft[] {
   const texts = words.map((word) => word.text);
   const drafts: Draft[] = [];
@@ -378,6 +381,12 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     const ordinal = readOrdinalDigits(text);
     if (ordinal !== undefined) {
       drafts.push(draftOf(word, text, String(ordinal), 'number'));
+      continue;
+    }
+    // A generation at the end of a person's name (John Albert Smith II / III: father and son), after
+    // two words or more: "Ii" alone after a given name is a Japanese family name (井伊).
+    if (isPerson && i === last && i >= 2 && GENERATIONS.has(text)) {
+      drafts.push(draftOf(word, text, String(readRomanNumeral(text)), 'number'));
       continue;
     }
     if (!isPerson) {
