@@ -114,7 +114,7 @@ export class TermDictionaryBuilder {
         const sound = englishSound(shortVowels(token.text));
         if (sound !== token.text) bySkeleton.add(`E${sound}`, id);
         // The transcription route (soundSkeleton.ts): a Latin term under its sound skeleton in each
-        // hearing, and a part of a foreign name written by its sound (Chinese, Hangul) under its own.
+        // hearing, and a part of a name heard (Chinese, Hangul, Hebrew) under its own.
         for (const reading of latinSoundReadings(token.text)) bySkeleton.add(`C${reading}`, id);
       } else if (token.readingKind === 'sound') {
         for (const reading of token.readings) bySkeleton.add(`T${reading}`, id);
@@ -227,7 +227,7 @@ export class TermDictionary {
       for (const reading of part.readings)
         for (const term of this.bySkeleton.get(`E${reading}`) ?? []) consider(term);
     }
-    // Heard as a transcription (Chinese, Hangul): Latin parts reach the transcribed ones, and the other way.
+    // Heard (Chinese, Hangul, Hebrew): Latin parts reach the heard ones, and the other way.
     if (part.readingKind === 'sound') {
       for (const reading of part.readings)
         for (const term of this.bySkeleton.get(`C${reading}`) ?? []) consider(term);

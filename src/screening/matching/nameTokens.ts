@@ -119,8 +119,8 @@ export interface NameToken {
  *   syllables one letter apart are other syllables (yong, jong);
  * - approximate: they spell a sound (a foreign name in katakana): a Latin part within the edit
  *   budget of one matches;
- * - sound: they are sound skeletons (a foreign name in Chinese characters,
- *   vocabulary/chineseTranscription.ts), met by the skeleton of the Latin part.
+ * - sound: they are sound skeletons (a foreign name in Chinese characters or Hangul, a name in
+ *   Hebrew letters: vocabulary/soundSkeleton.ts), met by the Latin part's skeleton in their hearing.
  */
 export type ReadingKind = 'exact' | 'approximate' | 'sound';
 

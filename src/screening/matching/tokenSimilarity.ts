@@ -43,7 +43,10 @@ export const TOKEN_SCORES = {
   nickname: 0.85,
   /** The same Chinese syllables in pinyin and Wade-Giles ("Tse-tung" / "Zedong"). */
   romanisation: 0.85,
-  /** A transcribed part whose sound is one consonant ("George" / 乔治, both J): weak evidence. */
+  /**
+   * A sound skeleton too short for full evidence: one consonant of a transcription ("George" /
+   * 乔治, both J), two of a Hebrew name (soundScore).
+   */
   singleSound: 0.6,
   initial: 0.9,
   phonetic: 0.8,

@@ -96,12 +96,27 @@ const HANGUL_NAME = /^[\uac00-\ud7a3\s]+$/u;
 const MIN_SYLLABLES = 2;
 const MAX_SYLLABLES = 5;
 
+/** A Hangul syllable's jamo, as indices in Unicode order (19 initials, 21 vowels, 28 finals, 0 none). */
+export interface Jamo {
+  initial: number;
+  vowel: number;
+  final: number;
+}
+
+/** The jamo of a Hangul syllable block, undefined for any other character. */
+export function jamoOf(char: string): Jamo | undefined {
+  const code = char.codePointAt(0)!;
+  if (code < FIRST_SYLLABLE || code > LAST_SYLLABLE) return undefined;
+  const offset = code - FIRST_SYLLABLE;
+  return { initial: Math.floor(offset / 588), vowel: Math.floor((offset % 588) / 28), final: offset % 28 };
+}
+
 /** The Latin spellings of one Hangul syllable ("룡": ryong, lyong). */
 export function syllableReadings(syllable: string): string[] {
-  const code = syllable.codePointAt(0)! - FIRST_SYLLABLE;
-  const initial = INITIALS[Math.floor(code / 588)]!;
-  const vowel = VOWELS[Math.floor((code % 588) / 28)]!;
-  const final = FINALS[code % 28]!;
+  const jamo = jamoOf(syllable)!;
+  const initial = INITIALS[jamo.initial]!;
+  const vowel = VOWELS[jamo.vowel]!;
+  const final = FINALS[jamo.final]!;
   const readings: string[] = [];
   for (const i of initial) {
     for (const v of vowel) {

@@ -1,3 +1,4 @@
+import { type Jamo, jamoOf } from './hangulReadings.js';
 import { collapse } from './soundSkeleton.js';
 
 /**
@@ -23,27 +24,23 @@ function classes(table: string): string[] {
 const INITIALS = classes('G G N D D L M B B S S - J J J G D B H');
 /** The 28 finals (none first): a final ㅅ is the t of a loanword, ㅇ the nasal ng. */
 const FINALS = classes('- G G GS N NJ N D L LG LM LB LS LD LB L M B BS D D N J J G D B H');
-const FIRST_SYLLABLE = 0xac00;
-const SYLLABLES = 11_172;
 const VOWEL_EU = 18;
 const SILENT_INITIAL = 11;
 
 const HANGUL_NAME = /^[\uac00-\ud7a3\s]+$/u;
 
-function blocks(word: string): number[] {
-  const found: number[] = [];
+function blocks(word: string): Jamo[] {
+  const found: Jamo[] = [];
   for (const char of word) {
-    const offset = char.codePointAt(0)! - FIRST_SYLLABLE;
-    if (offset >= 0 && offset < SYLLABLES) found.push(offset);
+    const jamo = jamoOf(char);
+    if (jamo !== undefined) found.push(jamo);
   }
   return found;
 }
 
 /** A block of ㅡ with no final after a consonant: how Hangul writes a bare foreign consonant. */
-function isBareConsonant(block: number): boolean {
-  const initial = Math.floor(block / 588);
-  const vowel = Math.floor((block % 588) / 28);
-  return vowel === VOWEL_EU && block % 28 === 0 && initial !== SILENT_INITIAL;
+function isBareConsonant({ initial, vowel, final }: Jamo): boolean {
+  return vowel === VOWEL_EU && final === 0 && initial !== SILENT_INITIAL;
 }
 
 /** Whether a name in Hangul looks like a foreign name written by its sound (see above). */
@@ -61,6 +58,6 @@ export function hangulWords(name: string): string[] {
 /** The sound skeleton of a word in Hangul. */
 export function hangulSkeleton(word: string): string {
   let skeleton = '';
-  for (const block of blocks(word)) skeleton += INITIALS[Math.floor(block / 588)]! + FINALS[block % 28]!;
+  for (const { initial, final } of blocks(word)) skeleton += INITIALS[initial]! + FINALS[final]!;
   return collapse(skeleton);
 }

@@ -24,8 +24,8 @@ export function readsEveryName(reading: string): boolean {
   return reading[0] === PREFIX.hebrew;
 }
 
-const hearingOf = (reading: string): Hearing =>
-  reading[0] === PREFIX.korean ? 'korean' : reading[0] === PREFIX.hebrew ? 'hebrew' : 'chinese';
+const BY_PREFIX = new Map(HEARINGS.map((hearing) => [PREFIX[hearing], hearing]));
+const hearingOf = (reading: string): Hearing => BY_PREFIX.get(reading[0]!) ?? 'chinese';
 
 /** The Latin part's reading to compare with `reading`: heard as the reading's script hears it. */
 export function latinSoundOf(reading: string, latin: string): string {
