@@ -147,6 +147,17 @@ describe('MonitoredSubjectIndex across reading names', () => {
     ]);
   });
 
+  it('reaches an organisation monitored under its acronym from the listed name that spells it', () => {
+    const reverse = MonitoredSubjectIndex.build([
+      monitored('acronym', 'NIOC', { kind: 'company' }),
+      monitored('unknown-kind', 'NIOC', { kind: 'unknown' }),
+      monitored('person', 'Nioc', { kind: 'person' }),
+      monitored('other-acronym', 'NIGC', { kind: 'company' }),
+    ]);
+    const party = listedParty('test:24', ['National Iranian Oil Company'], { kind: 'company' });
+    expect(reverse.candidatesFor(party, defaultProfile())).toEqual(['acronym', 'unknown-kind']);
+  });
+
   it('reaches subjects in katakana by the sound of an English spelling, and the other way round', () => {
     const reverse = MonitoredSubjectIndex.build([
       monitored('katakana', 'マーク・ウォーナー'),

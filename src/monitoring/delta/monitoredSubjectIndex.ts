@@ -1,8 +1,14 @@
 import { type CheckType, checkTypesOfEntity } from '../../screening/checkTypes.js';
 import { queryParts } from '../../screening/index/screeningIndex.js';
 import { isSearchablePart, MIN_SKELETON_HALF, trigramsOf } from '../../screening/index/termDictionary.js';
+import {
+  acronymsSpelledBy,
+  mayBeAcronym,
+  SEARCHED_ACRONYM_MIN,
+  spellsAcronyms,
+} from '../../screening/matching/acronyms.js';
 import { NAME_RULES } from '../../screening/matching/nameAlignment.js';
-import type { NameToken } from '../../screening/matching/nameTokens.js';
+import { type NameToken, nameClassOf } from '../../screening/matching/nameTokens.js';
 import { type PreparedName, prepareNames } from '../../screening/matching/preparedName.js';
 import {
   compareTokens,
@@ -44,12 +50,14 @@ import { MAX_EVIDENCE_GAIN, nameOnlyScore } from '../../screening/scoring/scoreW
  *    reaching minimumPairScore), or two neighbouring parts of S glued are one of E's terms, or a
  *    part of S split in two has a half that is one of E's terms (by text, or across an abjad
  *    transliteration by consonant skeleton: glued skeletons, or a half of a part's skeleton, equal
- *    to the skeleton of a term of the other script); or S has an identifier whose
- *    normalised value E holds. The reverse index keeps every query part of every subject (the
- *    same `queryParts` reading, person and company for an unknown kind) under each of those keys,
- *    and looks each searchable part of each name of E up by the same routes, in the other
- *    direction, with the same confirmation; the halves of splits and the glued pairs under their
- *    text; identifiers under the same normalised values. It applies none of the forward search's
+ *    to the skeleton of a term of the other script); or, for S of an organisation or of unknown
+ *    kind, a part of S that may be an acronym is one a run of the words of one of E's names spells
+ *    (acronyms.ts); or S has an identifier whose normalised value E holds. The reverse index
+ *    keeps every query part of every subject (the same `queryParts` reading, person and company
+ *    for an unknown kind) under each of those keys, and looks each searchable part of each name
+ *    of E up by the same routes, in the other direction, with the same confirmation; the halves
+ *    of splits and the glued pairs under their text; the acronyms each name of E spells among the
+ *    parts' texts; identifiers under the same normalised values. It applies none of the forward search's
  *    limits (which only ever drop candidates): no rarity rule for the common half of a name, no
  *    cap on 3-gram neighbours, terms per part or candidate names.
  * 3. The forward score of E is `scoreEntity` over the names of E that had evidence (some query
@@ -361,7 +369,13 @@ export class MonitoredSubjectIndex {
     const reached = new Map<number, number[]>();
     const byIdentity = new Map<string, readonly number[]>();
     for (let nameIndex = 0; nameIndex < names.length; nameIndex++) {
-      for (const token of names[nameIndex]!.tokens) {
+      const reach = (group: number) => {
+        const list = reached.get(group);
+        if (list === undefined) reached.set(group, [nameIndex]);
+        else if (list[list.length - 1] !== nameIndex) list.push(nameIndex);
+      };
+      const name = names[nameIndex]!;
+      for (const token of name.tokens) {
         if (!isSearchablePart(token)) continue;
         const identity = comparisonIdentity(token);
         let groups = byIdentity.get(identity);
@@ -369,14 +383,29 @@ export class MonitoredSubjectIndex {
           groups = this.groupsOfTerm(token, identity, fuzziness);
           byIdentity.set(identity, groups);
         }
-        for (const group of groups) {
-          const list = reached.get(group);
-          if (list === undefined) reached.set(group, [nameIndex]);
-          else if (list[list.length - 1] !== nameIndex) list.push(nameIndex);
+        for (const group of groups) reach(group);
+      }
+      if (spellsAcronyms(name.nameClass)) for (const group of this.groupsOfAcronyms(name)) reach(group);
+    }
+    return reached;
+  }
+
+  /**
+   * The name groups of organisations (or of unknown kind) with a part that may be an acronym (of
+   * SEARCHED_ACRONYM_MIN letters or more) a run of the name's words spells: the forward search
+   * looks such a part up among the acronyms of the indexed names (acronyms.ts).
+   */
+  private groupsOfAcronyms(name: PreparedName): number[] {
+    const groups: number[] = [];
+    for (const acronym of acronymsSpelledBy(name.tokens)) {
+      for (const part of this.byText.get(acronym)) {
+        if (!mayBeAcronym(this.parts[part]!.token, SEARCHED_ACRONYM_MIN)) continue;
+        for (const group of this.parts[part]!.groups) {
+          if (spellsAcronyms(nameClassOf(this.groups[group]!.kind))) groups.push(group);
         }
       }
     }
-    return reached;
+    return groups;
   }
 
   /** The name groups one term of a listed name reaches, by every route. */

@@ -195,6 +195,25 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(ids(search('Abdul Hamid', { kind: 'person', on: arabic }))).toEqual(['un_sc_sanctions:hamid']);
   });
 
+  it('finds an organisation from its acronym, not a person whose name has the letters', () => {
+    const parties = ScreeningIndex.build([
+      listed({ id: 'us_ofac_sdn:pla', name: "People's Liberation Army", kind: 'organization' }),
+      listed({ id: 'us_ofac_sdn:nioc', name: 'National Iranian Oil Company', kind: 'company' }),
+      listed({ id: 'us_ofac_sdn:person', name: 'Nadia Ivanova Orlova Chen' }),
+    ]);
+    // No part of the acronym is a term: only the letters a run of the name's words spells reach it.
+    expect(ids(search('PLA', { on: parties }))).toEqual(['us_ofac_sdn:pla']);
+    expect(ids(search('NIOC', { kind: 'company', on: parties }))).toEqual(['us_ofac_sdn:nioc']);
+    // A person's name is not read as an acronym, either side.
+    expect(ids(search('NIOC', { kind: 'person', on: parties }))).toEqual([]);
+    // Two letters are not looked up: they spell too many names.
+    const bank = ScreeningIndex.build([
+      listed({ id: 'us_ofac_sdn:bank', name: 'Al-Aqsa Islamic Bank', kind: 'company' }),
+    ]);
+    expect(ids(search('AIB', { on: bank }))).toEqual(['us_ofac_sdn:bank']);
+    expect(ids(search('Ib Albert Lassen', { on: bank }))).toEqual([]);
+  });
+
   it('finds a number written otherwise ("250th" for "250")', () => {
     const funds = ScreeningIndex.build(
       Array.from({ length: 300 }, (_, i) =>

@@ -1,6 +1,13 @@
 import { CHECK_TYPES, type CheckType, checkTypesOfEntity } from '../checkTypes.js';
-import { type NameToken, tokenIdentity } from '../matching/nameTokens.js';
+import {
+  acronymsSpelledBy,
+  mayBeAcronym,
+  SEARCHED_ACRONYM_MIN,
+  spellsAcronyms,
+} from '../matching/acronyms.js';
+import { type NameToken, nameClassOf, tokenIdentity } from '../matching/nameTokens.js';
 import { type PreparedName, preparedNameOf, prepareName, readingNames } from '../matching/preparedName.js';
+import { TOKEN_SCORES } from '../matching/tokenSimilarity.js';
 import type { ListedEntity } from '../model/listedEntity.js';
 import { DIGIT_SCHEMES, normaliseIdentifierValue } from '../scoring/identifiers.js';
 import { kindsCompatible } from '../scoring/kinds.js';
@@ -108,6 +115,8 @@ export class ScreeningIndexBuilder {
   /** Per term, the names holding it, in name order. */
   private readonly postings: number[][] = [];
   private readonly identifiers = new Map<string, number[]>();
+  /** Per acronym, the names of organisations a run of whose words spells it (acronyms.ts). */
+  private readonly acronyms = new Map<string, number[]>();
   private readonly ids = new Set<string>();
   /** Every distinct token (with its position) of every name, once; names refer to them by id. */
   private readonly tokenTable: NameToken[] = [];
@@ -146,6 +155,13 @@ export class ScreeningIndexBuilder {
         const term = this.terms.termOf(token);
         const list = this.postings[term];
         if (!list) this.postings[term] = [nameId];
+        else if (list[list.length - 1] !== nameId) list.push(nameId);
+      }
+      if (!spellsAcronyms(name.nameClass)) continue;
+      for (const acronym of acronymsSpelledBy(name.tokens)) {
+        if (acronym.length < SEARCHED_ACRONYM_MIN) continue;
+        const list = this.acronyms.get(acronym);
+        if (!list) this.acronyms.set(acronym, [nameId]);
         else if (list[list.length - 1] !== nameId) list.push(nameId);
       }
     }
@@ -193,6 +209,8 @@ export class ScreeningIndexBuilder {
     );
     const identifiers = new Map<string, Int32Array>();
     for (const [value, list] of this.identifiers) identifiers.set(value, Int32Array.from(list));
+    const acronyms = new Map<string, Int32Array>();
+    for (const [acronym, list] of this.acronyms) acronyms.set(acronym, Int32Array.from(list));
     return new ScreeningIndex({
       store: this.store.build(),
       tokenTable: this.tokenTable,
@@ -208,6 +226,7 @@ export class ScreeningIndexBuilder {
       terms: dictionary,
       postings,
       identifiers,
+      acronyms,
     });
   }
 }
@@ -228,6 +247,7 @@ interface IndexParts {
   terms: TermDictionary;
   postings: readonly Int32Array[];
   identifiers: ReadonlyMap<string, Int32Array>;
+  acronyms: ReadonlyMap<string, Int32Array>;
 }
 
 /** A candidate party, with the names (global ids) a search found evidence for; all of them when undefined. */
@@ -248,6 +268,7 @@ export class ScreeningIndex {
   private readonly terms: TermDictionary;
   private readonly postings: readonly Int32Array[];
   private readonly identifiers: ReadonlyMap<string, Int32Array>;
+  private readonly acronyms: ReadonlyMap<string, Int32Array>;
   private readonly evidence: NameEvidence;
   private readonly idf: Float32Array;
   /** Party ids to their index, built on the first scoreParty. */
@@ -268,6 +289,7 @@ export class ScreeningIndex {
     this.terms = parts.terms;
     this.postings = parts.postings;
     this.identifiers = parts.identifiers;
+    this.acronyms = parts.acronyms;
     this.evidence = new NameEvidence(this.nameEntity.length);
     const names = Math.max(1, this.nameEntity.length);
     this.idf = Float32Array.from(this.postings, (list) => Math.log(1 + names / Math.max(1, list.length)));
@@ -467,6 +489,17 @@ export class ScreeningIndex {
     for (const [rarer, commoner] of this.splitParts(parts)) {
       this.collect(rarer, true);
       this.collect(commoner, false);
+    }
+    // A part that may be an acronym (of three letters or more), of an organisation's name, finds the
+    // names whose words spell it.
+    if (spellsAcronyms(nameClassOf(subject.subject.kind))) {
+      for (const part of parts) {
+        const names = mayBeAcronym(part, SEARCHED_ACRONYM_MIN) ? this.acronyms.get(part.text) : undefined;
+        if (names === undefined) continue;
+        this.evidence.beginPart();
+        const idf = Math.log(1 + this.nameEntity.length / names.length);
+        this.evidence.add(names, idf * TOKEN_SCORES.acronym, true);
+      }
     }
     return this.evidence.take(CANDIDATE_NAMES, (nameId) => allowed(this.nameEntity[nameId]!));
   }

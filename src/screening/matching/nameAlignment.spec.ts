@@ -220,6 +220,21 @@ describe('compareNames: organisations', () => {
     ).toBeGreaterThan(0.9);
   });
 
+  it('reads an acronym through connecting words, the Arabic article, number words and a closing legal form', () => {
+    expect(score('PLA', "People's Liberation Army", 'organization')).toBeGreaterThanOrEqual(T);
+    expect(score('NIOC', 'National Iranian Oil Company', 'company')).toBeGreaterThanOrEqual(T);
+    expect(score('KPC', 'Kharg Petrochemical Company Limited', 'company')).toBeGreaterThanOrEqual(T);
+    expect(score('MOIS', 'Ministry of Intelligence and Security', 'organization')).toBeGreaterThanOrEqual(T);
+    expect(score('SCOT', 'Syrian Company for Oil Transport', 'company')).toBeGreaterThanOrEqual(T);
+    expect(score('JRTN', 'Jaysh Rijal al-Tariq al-Naqshabandi', 'organization')).toBeGreaterThanOrEqual(T);
+    expect(score('FIIB', 'First Islamic Investment Bank Limited', 'company')).toBeGreaterThanOrEqual(T);
+    // A legal form lends a letter after a name word, to three letters or more.
+    expect(score('JI', 'JSC Infraveb', 'company')).toBeLessThan(T);
+    expect(score('SL', 'SBS LLC', 'company')).toBeLessThan(T);
+    // Every letter must be spelled.
+    expect(score('NIOC', 'National Iranian Oil', 'company')).toBeLessThan(T);
+  });
+
   it('does not match a legal form alone (watchman#338)', () => {
     expect(score('emma daniels', 'EMMA LLC', 'person', 'company')).toBeLessThan(T);
     expect(score('Volkswagen AG', 'Siemens AG', 'company')).toBe(0);

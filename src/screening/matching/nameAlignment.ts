@@ -1,3 +1,4 @@
+import { mayBeAcronym, mayStartRun, spelledRun, spellsAcronyms } from './acronyms.js';
 import { distanceLowerBound, doubledLetters, editBudget, weightedDistance } from './editDistance.js';
 import { MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
@@ -258,7 +259,7 @@ function buildEdges(
   addMergedEdges(q, r, fuzz, false);
   addMergedEdges(r, q, fuzz, true);
   addResplitEdges(q, r, fuzz);
-  if (nameClass === 'org' || nameClass === 'unknown') {
+  if (spellsAcronyms(nameClass)) {
     addAcronymEdges(q, r, false);
     addAcronymEdges(r, q, true);
   }
@@ -639,32 +640,18 @@ function joinedTextKorean(tokens: NameToken[], start: number, end: number): stri
   return key === undefined ? '' : origin + key;
 }
 
-/** "US" / "United States", "PLA" / "People's Liberation Army": a short word spelled by initials. */
+/** "US" / "United States", "PLA" / "People's Liberation Army": a short word spelled by initials (acronyms.ts). */
 function addAcronymEdges(short: NameToken[], words: NameToken[], shortIsCandidate: boolean): void {
   for (let s = 0; s < short.length; s++) {
     const token = short[s]!;
-    const letters = token.text;
-    if (token.role !== 'word' || letters.length < 2 || letters.length > 5) continue;
+    if (!mayBeAcronym(token)) continue;
     for (let start = 0; start < words.length; start++) {
-      let mask = 0;
-      let matched = 0;
-      let weight = 0;
-      for (let k = start; k < words.length && matched < letters.length; k++) {
-        const word = words[k]!;
-        if (word.role === 'stop') {
-          mask |= 1 << k;
-          continue;
-        }
-        if (word.role !== 'word' || word.text[0] !== letters[matched]) break;
-        mask |= 1 << k;
-        weight = Math.max(weight, word.weight);
-        matched++;
-      }
-      if (matched === letters.length) {
-        const edgeWeight = Math.max(weight, token.weight);
-        if (shortIsCandidate) pushEdge(TOKEN_SCORES.acronym, edgeWeight, mask, 1 << s, 'acronym');
-        else pushEdge(TOKEN_SCORES.acronym, edgeWeight, 1 << s, mask, 'acronym');
-      }
+      if (!mayStartRun(words[start]!)) continue;
+      const run = spelledRun(token.text, words, start);
+      if (run === undefined) continue;
+      const edgeWeight = Math.max(run.weight, token.weight);
+      if (shortIsCandidate) pushEdge(TOKEN_SCORES.acronym, edgeWeight, run.mask, 1 << s, 'acronym');
+      else pushEdge(TOKEN_SCORES.acronym, edgeWeight, 1 << s, run.mask, 'acronym');
     }
   }
 }

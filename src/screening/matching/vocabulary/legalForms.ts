@@ -173,6 +173,22 @@ for (const legalForm of LEGAL_FORMS) {
 for (const list of BY_FIRST_TOKEN.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
 
 /**
+ * Per canonical form, the letters its written variants start with ("ltd": l for Limited, c for
+ * Company Limited, p for Private Limited): the initial a legal form may lend to an acronym.
+ */
+const INITIALS = new Map<string, string>();
+for (const legalForm of LEGAL_FORMS) {
+  const variants = [...legalForm.variants, ...(legalForm.endOnly ?? [])];
+  const initials = new Set([legalForm.form[0]!, ...variants.map((variant) => variant[0]!)]);
+  INITIALS.set(legalForm.form, [...initials].join(''));
+}
+
+/** The letters a word writing the legal form `form` can start with; '' for no known form. */
+export function legalFormInitials(form: string): string {
+  return INITIALS.get(form) ?? '';
+}
+
+/**
  * The longest legal form starting at `tokens[start]`, if any. `singleTokenOnly` restricts to
  * one-word forms (used for person names, where "sa" or "ao" are more likely name parts).
  */
