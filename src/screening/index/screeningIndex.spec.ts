@@ -195,6 +195,13 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(ids(search('Abdul Hamid', { kind: 'person', on: arabic }))).toEqual(['un_sc_sanctions:hamid']);
   });
 
+  it('finds a name typed backwards, as the scorer reads it', () => {
+    const putin = ScreeningIndex.build([
+      listed({ id: 'eu_fsf:putin', name: 'Vladimir Vladimirovich PUTIN' }),
+    ]);
+    expect(ids(search('nituP rimidalV', { kind: 'person', on: putin }))).toEqual(['eu_fsf:putin']);
+  });
+
   it('finds an organisation from its acronym, not a person whose name has the letters', () => {
     const parties = ScreeningIndex.build([
       listed({ id: 'us_ofac_sdn:pla', name: "People's Liberation Army", kind: 'organization' }),

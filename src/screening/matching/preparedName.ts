@@ -47,14 +47,34 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
+  const backwards = typedBackwards(name.full);
+  const turned =
+    backwards === undefined ? [] : [preparedNameOf(name.full, name.kind, kind, nameTokens(backwards, kind))];
   const nameClass = nameClassOf(kind);
-  if (nameClass !== 'person' && nameClass !== 'unknown') return [];
+  if (nameClass !== 'person' && nameClass !== 'unknown') return turned;
   // Nearly every name is in Latin letters: one test, before any reader splits it (two million at
   // an index build).
-  if (!READ_SCRIPTS.test(name.full)) return [];
-  return READERS.flatMap((read) => read(name.full, kind)).map((parts) =>
-    preparedNameOf(name.full, name.kind, kind, readingTokens(parts)),
-  );
+  if (!READ_SCRIPTS.test(name.full)) return turned;
+  return [
+    ...turned,
+    ...READERS.flatMap((read) => read(name.full, kind)).map((parts) =>
+      preparedNameOf(name.full, name.kind, kind, readingTokens(parts)),
+    ),
+  ];
+}
+
+/** A word typed backwards: its capital is not its first letter ("nituP", "rimaldiV", "nitPu"). */
+const BACKWARDS_WORD = /^\p{Ll}+\p{Lu}\p{Ll}*$/u;
+
+/**
+ * The name with its words typed backwards turned around ("rimaldiV nituP" -> "Vidlamir Putin"),
+ * or undefined when it has none. Writing a name backwards hides it from a matcher that reads
+ * letters in order, and leaves the capital at the end of the word; no name is written so.
+ */
+export function typedBackwards(full: string): string | undefined {
+  const words = full.split(/\s+/);
+  if (!words.some((word) => BACKWARDS_WORD.test(word))) return undefined;
+  return words.map((word) => (BACKWARDS_WORD.test(word) ? [...word].reverse().join('') : word)).join(' ');
 }
 
 /** A script's reader: the reading names of a name (each its parts), none when it is not the script's. */

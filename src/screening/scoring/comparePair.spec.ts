@@ -48,6 +48,14 @@ describe('scoreNamePair', () => {
     expect(typo(strict).score).toBeLessThan(typo(standard).score);
   });
 
+  it('reads words typed backwards the right way round, told by the capital at their end', () => {
+    expect(scoreNamePair('person', 'rimidalV nituP', 'Vladimir Putin', standard).score).toBe(0.9);
+    expect(scoreNamePair('person', 'Vladimir nitPu', 'Vladimir Putin', standard).match).toBe(true);
+    expect(scoreNamePair('company', 'tfensoR', 'Rosneft', standard).match).toBe(true);
+    // Backwards in capitals or small letters alone, a word cannot be told from a name.
+    expect(scoreNamePair('person', 'rimidalv nitup', 'Vladimir Putin', standard).match).toBe(false);
+  });
+
   it('reads both names as the given kind', () => {
     // A person's "SURNAME, Given" is only reordered when the names are read as persons.
     expect(scoreNamePair('person', 'YANUKOVYCH, Viktor', 'Viktor Yanukovych', standard).score).toBe(0.9);
