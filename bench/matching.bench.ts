@@ -23,6 +23,7 @@ import { defaultProfile } from '../src/screening/scoring/profiles.js';
 import type { ScreeningSubject } from '../src/screening/scoring/query.js';
 import { subjectFromRow } from '../src/screening/scoring/subjectInput.js';
 import { crossScriptPairs, scoreCrossScript, searchOriginalScripts } from './support/crossScript.js';
+import { scoreDisguises } from './support/disguises.js';
 import { table } from './support/report.js';
 import { type Distribution, distribution } from './support/stats.js';
 import { namePartsOf, seededRandom, syntheticPersons, withTypo } from './support/syntheticNames.js';
@@ -338,6 +339,10 @@ async function main(): Promise<void> {
   );
   const globalRun = strongestFalseMatches(all.index, globalNegatives);
   const crossScript = scoreCrossScript(crossScriptPairs(entities), profile);
+  const disguises = scoreDisguises(
+    entities.filter((e) => e.datasets.includes('un_sc_sanctions')),
+    profile,
+  );
   // UN persons searched by their NAME_ORIGINAL_SCRIPT against the UN list without such names.
   const unOriginals = searchOriginalScripts(
     entities.filter((e) => e.datasets.includes('un_sc_sanctions')),
@@ -420,6 +425,17 @@ async function main(): Promise<void> {
         String(row.falsePairs),
         pct(row.falsePositiveRate),
       ]),
+    ),
+  );
+
+  console.log(
+    '\nDisguised names: 300 UN listed persons (seeded), each name disguised in the ways the labelled',
+  );
+  console.log("pairs' categories name, scored against the name itself (generated, not the labelled rows)");
+  console.log(
+    table(
+      ['disguise', 'pairs', 'recall'],
+      disguises.map((row) => [row.disguise, String(row.pairs), pct(row.recall)]),
     ),
   );
 

@@ -47,24 +47,66 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every name.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
-  const backwards = typedBackwards(name.full);
-  const turned =
-    backwards === undefined ? [] : [preparedNameOf(name.full, name.kind, kind, nameTokens(backwards, kind))];
   const nameClass = nameClassOf(kind);
-  if (nameClass !== 'person' && nameClass !== 'unknown') return turned;
+  const undisguised = undisguise(name.full, nameClass).map((text) =>
+    preparedNameOf(name.full, name.kind, kind, nameTokens(text, kind)),
+  );
+  if (nameClass !== 'person' && nameClass !== 'unknown') return undisguised;
   // Nearly every name is in Latin letters: one test, before any reader splits it (two million at
   // an index build).
-  if (!READ_SCRIPTS.test(name.full)) return turned;
+  if (!READ_SCRIPTS.test(name.full)) return undisguised;
   return [
-    ...turned,
+    ...undisguised,
     ...READERS.flatMap((read) => read(name.full, kind)).map((parts) =>
       preparedNameOf(name.full, name.kind, kind, readingTokens(parts)),
     ),
   ];
 }
 
-/** A word typed backwards: its capital is not its first letter ("nituP", "rimaldiV", "nitPu"). */
-const BACKWARDS_WORD = /^\p{Ll}+\p{Lu}\p{Ll}*$/u;
+/**
+ * The name as written before it was disguised, when it shows a disguise: words typed backwards
+ * (any name), digits for the letters they look like (a person's name, which has no digits).
+ */
+function undisguise(full: string, nameClass: NameClass): string[] {
+  const texts: string[] = [];
+  const turned = typedBackwards(full);
+  if (turned !== undefined) texts.push(turned);
+  if (nameClass === 'person') texts.push(...lettersForDigits(turned ?? full));
+  return texts;
+}
+
+/** The letter each digit is written for ("Sech1n", "P4k", "I9or"); "1" is also an l. */
+const LOOKALIKE_LETTER: Readonly<Record<string, string>> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+};
+const DIGIT_BESIDE_LETTER = /(?<=\p{L})[013-5789]|[013-5789](?=\p{L})/gu;
+
+/**
+ * The person's name with each digit next to a letter read as the letter it looks like ("Ig0r
+ * Sech1n" -> "Igor Sechin", and "Igor Sechln" for the other reading of 1); none when no digit
+ * touches a letter. A digit alone ("Kim Jong Un 2") is not a letter.
+ */
+export function lettersForDigits(full: string): string[] {
+  const digits = full.match(DIGIT_BESIDE_LETTER);
+  if (digits === null) return [];
+  const reading = (one: string) =>
+    full.replace(DIGIT_BESIDE_LETTER, (digit) => (digit === '1' ? one : LOOKALIKE_LETTER[digit]!));
+  return digits.includes('1') ? [reading('i'), reading('l')] : [reading('i')];
+}
+
+/**
+ * A word typed backwards: it starts with a small letter, and its one capital ends it ("nituP",
+ * "li-gnawK" for Kwang-il, "hamhalaj-lA" for Al-Jalahmah) or sits inside a word of letters only
+ * ("nitPu"). A capital inside a word with a hyphen is a name's ("al-Assad").
+ */
+const BACKWARDS_WORD = /^(?:\p{Ll}[\p{Ll}'-]*\p{Lu}|\p{Ll}+\p{Lu}\p{Ll}+)$/u;
 
 /**
  * The name with its words typed backwards turned around ("rimaldiV nituP" -> "Vidlamir Putin"),

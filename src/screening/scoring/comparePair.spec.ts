@@ -52,8 +52,17 @@ describe('scoreNamePair', () => {
     expect(scoreNamePair('person', 'rimidalV nituP', 'Vladimir Putin', standard).score).toBe(0.9);
     expect(scoreNamePair('person', 'Vladimir nitPu', 'Vladimir Putin', standard).match).toBe(true);
     expect(scoreNamePair('company', 'tfensoR', 'Rosneft', standard).match).toBe(true);
+    expect(scoreNamePair('person', 'Kim li-gnawK', 'Kim Kwang-il', standard).score).toBe(0.9);
     // Backwards in capitals or small letters alone, a word cannot be told from a name.
     expect(scoreNamePair('person', 'rimidalv nitup', 'Vladimir Putin', standard).match).toBe(false);
+  });
+
+  it("reads digits in a person's name as the letters they look like", () => {
+    expect(scoreNamePair('person', 'P4k Il Kyu', 'Pak Il Kyu', standard).score).toBe(0.9);
+    expect(scoreNamePair('person', 'Ig0r Sech1n', 'Igor Sechin', standard).score).toBe(0.9);
+    expect(scoreNamePair('person', 'A1i Hassan', 'Ali Hassan', standard).score).toBe(0.9);
+    // Not in a company's name, where digits are the name's own ("G4S" is no gas company).
+    expect(scoreNamePair('company', 'G4S', 'GAS', standard).match).toBe(false);
   });
 
   it('reads both names as the given kind', () => {
