@@ -48,9 +48,12 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
-  const undisguised = undisguise(name.full, nameClass).map((text) =>
-    preparedNameOf(name.full, name.kind, kind, nameTokens(text, kind)),
-  );
+  const undisguised = undisguise(name.full, nameClass).flatMap((text) => {
+    const tokens = nameTokens(text, kind);
+    // A mark the name's own reading already passes over ("Ensaniyat_Exchanger") adds nothing.
+    if (sameTexts(tokens, nameTokens(name.full, kind))) return [];
+    return [preparedNameOf(name.full, name.kind, kind, tokens)];
+  });
   if (nameClass !== 'person' && nameClass !== 'unknown') return undisguised;
   // Nearly every name is in Latin letters: one test, before any reader splits it (two million at
   // an index build).
@@ -63,16 +66,41 @@ export function readingNames(name: EntityName, kind: EntityKind): PreparedName[]
   ];
 }
 
+function sameTexts(a: readonly NameToken[], b: readonly NameToken[]): boolean {
+  return a.length === b.length && a.every((token, i) => token.text === b[i]!.text);
+}
+
 /**
- * The name as written before it was disguised, when it shows a disguise: words typed backwards
- * (any name), digits for the letters they look like (a person's name, which has no digits).
+ * The name as written before it was disguised, when it shows a disguise: words typed backwards,
+ * marks put inside a word, words glued with their capitals kept (any name); digits for the letters
+ * they look like (a person's name, which has no digits).
  */
 function undisguise(full: string, nameClass: NameClass): string[] {
-  const texts: string[] = [];
-  const turned = typedBackwards(full);
-  if (turned !== undefined) texts.push(turned);
-  if (nameClass === 'person') texts.push(...lettersForDigits(turned ?? full));
+  const plain = splitGluedWords(withoutInsertedMarks(typedBackwards(full) ?? full));
+  const texts = plain === full ? [] : [plain];
+  if (nameClass === 'person') texts.push(...lettersForDigits(plain));
   return texts;
+}
+
+/**
+ * Marks no name writes inside a word ("K*im", "M_an"), or a full stop between a capital and two
+ * small letters ("K.im"; "U.S.", "J.R." and "a.s." are initials).
+ */
+const INSERTED_MARK = /(?<=\p{L})[*_#+~^](?=\p{L})|(?<=\p{Lu})\.(?=\p{Ll}{2})/gu;
+
+export function withoutInsertedMarks(full: string): string {
+  return full.replace(INSERTED_MARK, '');
+}
+
+/**
+ * Two words glued with their capitals kept ("BenTaher", "HajiMuhammad", "HamdAl-Fawaz"): a capital
+ * after a capitalised word of three letters or more, followed by a small letter. "McDonald",
+ * "DeSantis" and "LaHood" keep their prefixes; a name in capitals has no such word.
+ */
+const GLUED_CAPITAL = /(?<=\p{Lu}\p{Ll}{2,})(?=\p{Lu}\p{Ll})/gu;
+
+export function splitGluedWords(full: string): string {
+  return full.replace(GLUED_CAPITAL, ' ');
 }
 
 /** The letter each digit is written for ("Sech1n", "P4k", "I9or"); "1" is also an l. */
@@ -90,15 +118,29 @@ const DIGIT_BESIDE_LETTER = /(?<=\p{L})[013-5789]|[013-5789](?=\p{L})/gu;
 
 /**
  * The person's name with each digit next to a letter read as the letter it looks like ("Ig0r
- * Sech1n" -> "Igor Sechin", and "Igor Sechln" for the other reading of 1); none when no digit
- * touches a letter. A digit alone ("Kim Jong Un 2") is not a letter.
+ * Sech1n" -> "Igor Sechin", and "Igor Sechln" for the other reading of 1), in words of two
+ * letters or more ("P4k"); none when no digit touches a letter. A digit alone ("Kim Jong Un 2")
+ * is not a letter.
  */
 export function lettersForDigits(full: string): string[] {
-  const digits = full.match(DIGIT_BESIDE_LETTER);
-  if (digits === null) return [];
+  let ones = false;
+  let changed = false;
   const reading = (one: string) =>
-    full.replace(DIGIT_BESIDE_LETTER, (digit) => (digit === '1' ? one : LOOKALIKE_LETTER[digit]!));
-  return digits.includes('1') ? [reading('i'), reading('l')] : [reading('i')];
+    full
+      .split(' ')
+      .map((word) => {
+        // A word with one letter is a code ("M1", "R32"), not a name.
+        if (word.length < 3 || (word.match(/\p{L}/gu)?.length ?? 0) < 2) return word;
+        return word.replace(DIGIT_BESIDE_LETTER, (digit) => {
+          changed = true;
+          if (digit === '1') ones = true;
+          return digit === '1' ? one : LOOKALIKE_LETTER[digit]!;
+        });
+      })
+      .join(' ');
+  const first = reading('i');
+  if (!changed) return [];
+  return ones ? [first, reading('l')] : [first];
 }
 
 /**

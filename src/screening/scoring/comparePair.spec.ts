@@ -57,6 +57,19 @@ describe('scoreNamePair', () => {
     expect(scoreNamePair('person', 'rimidalv nitup', 'Vladimir Putin', standard).match).toBe(false);
   });
 
+  it('reads words glued with their capitals kept apart, and passes over marks put inside a word', () => {
+    expect(
+      scoreNamePair(
+        'person',
+        'Ali BenTaher Ben Faleh Ouni Harzi',
+        'Ali Ben Taher Ben Faleh Ouni Harzi',
+        standard,
+      ).score,
+    ).toBe(0.9);
+    expect(scoreNamePair('person', 'K*im Se Gon', 'Kim Se Gon', standard).score).toBe(0.9);
+    expect(scoreNamePair('person', 'K.im Kyu', 'Kim Kyu', standard).score).toBe(0.9);
+  });
+
   it("reads digits in a person's name as the letters they look like", () => {
     expect(scoreNamePair('person', 'P4k Il Kyu', 'Pak Il Kyu', standard).score).toBe(0.9);
     expect(scoreNamePair('person', 'Ig0r Sech1n', 'Igor Sechin', standard).score).toBe(0.9);
