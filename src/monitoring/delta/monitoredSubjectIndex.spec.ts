@@ -153,6 +153,7 @@ describe('MonitoredSubjectIndex across reading names', () => {
       monitored('unknown-kind', 'NIOC', { kind: 'unknown' }),
       monitored('person', 'Nioc', { kind: 'person' }),
       monitored('other-acronym', 'NIGC', { kind: 'company' }),
+      monitored('not-in-capitals', 'Nioc', { kind: 'company' }),
     ]);
     const party = listedParty('test:24', ['National Iranian Oil Company'], { kind: 'company' });
     expect(reverse.candidatesFor(party, defaultProfile())).toEqual(['acronym', 'unknown-kind']);

@@ -6,6 +6,7 @@ import {
   mayBeAcronym,
   SEARCHED_ACRONYM_MIN,
   spellsAcronyms,
+  writtenAsAcronym,
 } from '../../screening/matching/acronyms.js';
 import { NAME_RULES } from '../../screening/matching/nameAlignment.js';
 import { type NameToken, nameClassOf } from '../../screening/matching/nameTokens.js';
@@ -392,8 +393,8 @@ export class MonitoredSubjectIndex {
 
   /**
    * The name groups of organisations (or of unknown kind) with a part that may be an acronym (of
-   * SEARCHED_ACRONYM_MIN letters or more) a run of the name's words spells: the forward search
-   * looks such a part up among the acronyms of the indexed names (acronyms.ts).
+   * SEARCHED_ACRONYM_MIN letters or more, written as one) a run of the name's words spells: the
+   * forward search looks such a part up among the acronyms of the indexed names (acronyms.ts).
    */
   private groupsOfAcronyms(name: PreparedName): number[] {
     const groups: number[] = [];
@@ -401,7 +402,9 @@ export class MonitoredSubjectIndex {
       for (const part of this.byText.get(acronym)) {
         if (!mayBeAcronym(this.parts[part]!.token, SEARCHED_ACRONYM_MIN)) continue;
         for (const group of this.parts[part]!.groups) {
-          if (spellsAcronyms(nameClassOf(this.groups[group]!.kind))) groups.push(group);
+          const { kind, prepared } = this.groups[group]!;
+          if (spellsAcronyms(nameClassOf(kind)) && writtenAsAcronym(prepared.subject.name, acronym))
+            groups.push(group);
         }
       }
     }

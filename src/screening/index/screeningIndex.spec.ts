@@ -213,6 +213,9 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(ids(search('NIOC', { kind: 'company', on: parties }))).toEqual(['us_ofac_sdn:nioc']);
     // A person's name is not read as an acronym, either side.
     expect(ids(search('NIOC', { kind: 'person', on: parties }))).toEqual([]);
+    // In a name written in small letters too, only a word in capitals is read as an acronym.
+    expect(ids(search('Pla', { on: parties }))).toEqual([]);
+    expect(ids(search('pla', { on: parties }))).toEqual(['us_ofac_sdn:pla']);
     // Two letters are not looked up: they spell too many names.
     const bank = ScreeningIndex.build([
       listed({ id: 'us_ofac_sdn:bank', name: 'Al-Aqsa Islamic Bank', kind: 'company' }),

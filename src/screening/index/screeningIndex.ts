@@ -4,6 +4,7 @@ import {
   mayBeAcronym,
   SEARCHED_ACRONYM_MIN,
   spellsAcronyms,
+  writtenAsAcronym,
 } from '../matching/acronyms.js';
 import { type NameToken, nameClassOf, tokenIdentity } from '../matching/nameTokens.js';
 import { type PreparedName, preparedNameOf, prepareName, readingNames } from '../matching/preparedName.js';
@@ -490,11 +491,14 @@ export class ScreeningIndex {
       this.collect(rarer, true);
       this.collect(commoner, false);
     }
-    // A part that may be an acronym (of three letters or more), of an organisation's name, finds the
-    // names whose words spell it.
+    // A part that may be an acronym (three letters or more, in capitals in a mixed-case name), of an
+    // organisation's name, finds the names whose words spell it.
     if (spellsAcronyms(nameClassOf(subject.subject.kind))) {
       for (const part of parts) {
-        const names = mayBeAcronym(part, SEARCHED_ACRONYM_MIN) ? this.acronyms.get(part.text) : undefined;
+        const names =
+          mayBeAcronym(part, SEARCHED_ACRONYM_MIN) && writtenAsAcronym(subject.subject.name, part.text)
+            ? this.acronyms.get(part.text)
+            : undefined;
         if (names === undefined) continue;
         this.evidence.beginPart();
         const idf = Math.log(1 + this.nameEntity.length / names.length);

@@ -27,6 +27,16 @@ export function spellsAcronyms(nameClass: NameClass): boolean {
   return nameClass === 'org' || nameClass === 'unknown';
 }
 
+/**
+ * Whether the part `text` of the name `full` as written may be an acronym: in a name written in
+ * small letters too, only a word written in capitals is ("PLA China", not "Mary Smith"); in a
+ * name in capitals (or in small letters) alone, any word may be.
+ */
+export function writtenAsAcronym(full: string, text: string): boolean {
+  if (!/\p{Ll}/u.test(full) || !/\p{Lu}/u.test(full)) return true;
+  return full.split(/[^\p{L}\p{N}]+/u).some((word) => word.toLowerCase() === text && !/\p{Ll}/u.test(word));
+}
+
 /** Whether a part may be an acronym: a word of two (or `min`) to five letters. */
 export function mayBeAcronym(token: NameToken, min: number = ACRONYM_LENGTH.min): boolean {
   return token.role === 'word' && token.text.length >= min && token.text.length <= ACRONYM_LENGTH.max;
