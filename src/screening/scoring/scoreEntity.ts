@@ -142,7 +142,7 @@ export function scoreEntity(
  * - partial_name: the parts that match are exact, but one side has parts the other lacks
  *   (a missing middle name, an extra patronymic, a legal form);
  * - transliterated_name: the name meets across scripts (Cyrillic, Arabic, Chinese ...);
- * - fuzzy_name: typos, phonetic spellings, glued or split parts, initials, nicknames;
+ * - fuzzy_name: typos, phonetic spellings, glued or split parts, initials, nicknames, acronyms;
  * - weak_alias: the best name is a weak alias (evidence to weigh, never enough on its own).
  */
 export type MatchType =
