@@ -142,7 +142,8 @@ export function scoreEntity(
  * - partial_name: the parts that match are exact, but one side has parts the other lacks
  *   (a missing middle name, an extra patronymic, a legal form);
  * - transliterated_name: the name meets across scripts (Cyrillic, Arabic, Chinese ...);
- * - fuzzy_name: typos, phonetic spellings, glued or split parts, initials, nicknames, acronyms;
+ * - fuzzy_name: typos, phonetic spellings, glued or split parts, initials, nicknames, acronyms,
+ *   a disguised name read undisguised;
  * - weak_alias: the best name is a weak alias (evidence to weigh, never enough on its own).
  */
 export type MatchType =
@@ -242,10 +243,18 @@ export function explainMatch(
   scored: EntityScore = scoreEntity(subject, candidate, fuzziness),
 ): MatchExplanation {
   const name = candidate.names[scored.nameIndex]!;
-  const query = bestReading(subject.namesFor(candidate.kind), name, fuzziness);
+  const readings = subject.namesFor(candidate.kind);
+  const query = bestReading(readings, name, fuzziness);
   const alignment = compareNames(query, name, fuzziness, true).alignment ?? [];
   const evidence = gatherEvidence(subject.subject, candidate);
-  const matchType = matchTypeOf(subject.subject.name, evidence, name, alignment, scored.nameScore);
+  const matchType = matchTypeOf(
+    subject.subject.name,
+    evidence,
+    name,
+    alignment,
+    scored.nameScore,
+    query !== readings[0],
+  );
 
   const contributions: FeatureContribution[] = scoreFeatures({
     subject: subject.subject,
@@ -342,12 +351,15 @@ function matchTypeOf(
   name: PreparedName,
   alignment: readonly AlignedPart[],
   nameScore: number,
+  subjectReadOtherwise: boolean,
 ): MatchType {
   if (evidence.identifier.outcome === 'agree' && nameScore < 0.9) return 'identifier';
   if (name.kind === 'weak') return 'weak_alias';
   const matched = alignment.filter((part) => !UNMATCHED_KINDS.has(part.kind));
   const crossScript = !LATIN_OR_ASCII.test(name.full) || !LATIN_OR_ASCII.test(subjectName);
   if (crossScript || matched.some((part) => part.kind === 'script')) return 'transliterated_name';
+  // The subject's name met the party's only once undisguised ("nituP rimidalV", "Ig0r Sech1n").
+  if (subjectReadOtherwise) return 'fuzzy_name';
   const exactParts = matched.every((part) => EXACT_KINDS.has(part.kind));
   const leftovers = matched.length < alignment.length;
   if (exactParts && !leftovers) return 'exact_name';
