@@ -150,7 +150,6 @@ export function scoreDisguises(
   entities: readonly ListedEntity[],
   profile: ScreeningProfile,
   count = 300,
-  onMiss?: (disguise: string, disguised: string, name: string) => void,
 ): DisguiseRow[] {
   const random = seededRandom(17);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -164,7 +163,6 @@ export function scoreDisguises(
       if (disguised === name) continue;
       pairs++;
       if (scoreNamePair('person', disguised, name, profile).match) found++;
-      else onMiss?.(disguise, disguised, name);
     }
     return { disguise, pairs, recall: found / pairs };
   });

@@ -10,8 +10,9 @@ import { particleOf } from './vocabulary/personNames.js';
  * their initial or be passed over ("NIOC" / "National Iranian Oil Company", "MOIS" / "Ministry of
  * Intelligence and Security", "SCOT" / "Syrian Company for Oil Transport", "JRTN" / "Jaysh Rijal
  * al-Tariq al-Naqshabandi"), a number written in words lends its initial ("FIIB" / "First
- * Islamic Investment Bank"). The scorer aligns a word with a run (`spelledRun`); the index lists every name under the
- * acronyms its runs spell (`acronymsSpelledBy`), so both agree on what an acronym may match.
+ * Islamic Investment Bank"). The scorer aligns a word with a run (`spelledRun`); the index lists
+ * every name under the acronyms that spell it whole (`acronymsSpelledBy`), by the same rules, so
+ * it proposes only what the scorer matches.
  */
 
 export const ACRONYM_LENGTH = { min: 2, max: 5 } as const;

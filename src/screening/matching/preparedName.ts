@@ -103,10 +103,9 @@ export function splitGluedWords(full: string): string {
   return full.replace(GLUED_CAPITAL, ' ');
 }
 
-/** The letter each digit is written for ("Sech1n", "P4k", "I9or"); "1" is also an l. */
+/** The letter each digit is written for ("Sech1n", "P4k", "I9or"); "1" is read both as i and as l. */
 const LOOKALIKE_LETTER: Readonly<Record<string, string>> = {
   '0': 'o',
-  '1': 'i',
   '3': 'e',
   '4': 'a',
   '5': 's',
@@ -120,27 +119,22 @@ const DIGIT_BESIDE_LETTER = /(?<=\p{L})[013-5789]|[013-5789](?=\p{L})/gu;
  * The person's name with each digit next to a letter read as the letter it looks like ("Ig0r
  * Sech1n" -> "Igor Sechin", and "Igor Sechln" for the other reading of 1), in words of two
  * letters or more ("P4k"); none when no digit touches a letter. A digit alone ("Kim Jong Un 2")
- * is not a letter.
+ * is not a letter, nor one in a word with one letter, a code ("M1", "R32").
  */
 export function lettersForDigits(full: string): string[] {
-  let ones = false;
-  let changed = false;
   const reading = (one: string) =>
     full
       .split(' ')
-      .map((word) => {
-        // A word with one letter is a code ("M1", "R32"), not a name.
-        if (word.length < 3 || (word.match(/\p{L}/gu)?.length ?? 0) < 2) return word;
-        return word.replace(DIGIT_BESIDE_LETTER, (digit) => {
-          changed = true;
-          if (digit === '1') ones = true;
-          return digit === '1' ? one : LOOKALIKE_LETTER[digit]!;
-        });
-      })
+      .map((word) =>
+        word.length < 3 || (word.match(/\p{L}/gu)?.length ?? 0) < 2
+          ? word
+          : word.replace(DIGIT_BESIDE_LETTER, (digit) => (digit === '1' ? one : LOOKALIKE_LETTER[digit]!)),
+      )
       .join(' ');
-  const first = reading('i');
-  if (!changed) return [];
-  return ones ? [first, reading('l')] : [first];
+  const withI = reading('i');
+  if (withI === full) return [];
+  const withL = reading('l');
+  return withL === withI ? [withI] : [withI, withL];
 }
 
 /**
