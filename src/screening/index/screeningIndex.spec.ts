@@ -205,6 +205,20 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(match?.explanation.matchType).toBe('fuzzy_name');
   });
 
+  it('finds a Korean name with a slip of the key among names sharing its other syllables', () => {
+    const koreans = ScreeningIndex.build(
+      ['KIM JONG SIK', 'KIM SONG SIK', 'KIM JONG NAM', 'PAK HAN SE', 'KANG HAN SE'].map((name) =>
+        listed({ id: `un_sc_sanctions:${name.toLowerCase().replaceAll(' ', '-')}`, name }),
+      ),
+    );
+    const jong = search('Kim Jomg Sik', { kind: 'person', on: koreans });
+    expect(ids(jong)).toEqual(['un_sc_sanctions:kim-jong-sik']);
+    expect(jong[0]?.explanation.matchType).toBe('fuzzy_name');
+    expect(ids(search('Psk Han Se', { kind: 'person', on: koreans }))).toEqual([
+      'un_sc_sanctions:pak-han-se',
+    ]);
+  });
+
   it('finds an organisation from its acronym, not a person whose name has the letters', () => {
     const parties = ScreeningIndex.build([
       listed({ id: 'us_ofac_sdn:pla', name: "People's Liberation Army", kind: 'organization' }),

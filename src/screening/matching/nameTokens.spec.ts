@@ -123,6 +123,7 @@ describe('tokenIdentity', () => {
       letters: token.letters ^ 1,
       sino: 'la',
       korean: 'LLA.',
+      koreanSlip: token.koreanSlip === '' ? 'given' : '',
       readings: ['lavrova'],
       readingKind: token.readingKind === 'exact' ? 'sound' : 'exact',
     };

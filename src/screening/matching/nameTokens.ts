@@ -6,6 +6,7 @@ import { sinoKey } from './vocabulary/chineseRomanisation.js';
 import { hanjaReading, hasHan, startsWithKoreanFamilyName } from './vocabulary/hanjaReadings.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
+import { type KoreanSlip, koreanSlips } from './vocabulary/koreanTypos.js';
 import { matchLegalForm } from './vocabulary/legalForms.js';
 import {
   OBJECT_PREFIXES,
@@ -105,6 +106,12 @@ export interface NameToken {
    */
   korean: string;
   /**
+   * In a Korean name in Latin letters, the one word that is no Korean syllable ("Jomg" in "Kim
+   * Jomg Sik"): a slip of the key, compared with the syllables one edit away
+   * (vocabulary/koreanTypos.ts); '' for every other part.
+   */
+  koreanSlip: KoreanSlip;
+  /**
    * For a part of a reading name (preparedName.ts `readingNames`): the Latin spellings it reads as
    * (a Japanese part in kanji in Hepburn: "abe", "anbe", "abai" for 安倍; a Korean syllable in
    * Cyrillic: "jong", "cheong" ... for Чен), which a Latin part may equal; empty for every other part.
@@ -130,7 +137,7 @@ export type ReadingKind = 'exact' | 'approximate' | 'sound';
  * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
  */
 export function tokenIdentity(t: NameToken): string {
-  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.koreanSlip}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -497,6 +504,7 @@ function finalise(
   const koreanKeys = syllableKeys(koreanReading ?? drafts, nameClass, koreanKey);
   // Han characters read as Korean compare with Latin spellings, as Hangul does.
   const koreanOrigin = hangul || koreanReading ? 'H' : 'L';
+  const slips = hangul || koreanReading || koreanKeys ? undefined : koreanSlipsOf(drafts, nameClass);
   for (let d = 0; d < drafts.length && tokens.length < MAX_TOKENS; d++) {
     const draft = drafts[d]!;
     // A part written twice is kept but marked: "Shoigu Shoigu Sergey" is Sergey Shoigu, while in
@@ -530,11 +538,19 @@ function finalise(
       letters: letterMask(draft.text),
       sino: sinoKeys?.[d] ?? '',
       korean: koreanKeys?.[d] === undefined ? '' : koreanOrigin + koreanKeys[d],
+      koreanSlip: slips?.[d] ?? '',
       readings: draft.readings,
       readingKind: draft.readingKind,
     });
   }
   return tokens;
+}
+
+/** The slips of a person's name of words only (vocabulary/koreanTypos.ts). */
+function koreanSlipsOf(drafts: Draft[], nameClass: NameClass): KoreanSlip[] | undefined {
+  if (nameClass !== 'person' && nameClass !== 'unknown') return undefined;
+  if (drafts.some((draft) => draft.role !== 'word')) return undefined;
+  return koreanSlips(drafts);
 }
 
 /**

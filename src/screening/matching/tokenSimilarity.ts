@@ -2,6 +2,7 @@ import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDi
 import { consonantSkeleton, type NameToken } from './nameTokens.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
+import { slipScore } from './vocabulary/koreanTypos.js';
 import { areNicknames } from './vocabulary/personNames.js';
 import { latinSoundOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
@@ -75,7 +76,7 @@ export interface TokenComparison {
  * cached by it. Keep in step with compareTokens.
  */
 export function comparisonIdentity(token: NameToken): string {
-  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.legalFamily ?? ''}|${token.readings.join('/')}|${token.readingKind}`;
+  return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.koreanSlip}|${token.legalFamily ?? ''}|${token.readings.join('/')}|${token.readingKind}`;
 }
 
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
@@ -177,6 +178,19 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     }
   }
   if (a.abjad !== b.abjad) compareSkeletons(a, b, fuzz, out);
+  if (a.koreanSlip !== '' || b.koreanSlip !== '') compareSlip(a, b, fuzz, out);
+}
+
+/** A slip of the key in a Korean name against the syllable it may have been (vocabulary/koreanTypos.ts). */
+function compareSlip(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
+  const score =
+    a.koreanSlip !== ''
+      ? slipScore(a.text, a.koreanSlip, b.text, fuzz.budgetFactor)
+      : slipScore(b.text, b.koreanSlip, a.text, fuzz.budgetFactor);
+  if (score > out.score) {
+    out.score = score;
+    out.kind = 'fuzzy';
+  }
 }
 
 /**

@@ -78,6 +78,19 @@ describe('scoreNamePair', () => {
     expect(scoreNamePair('company', 'G4S', 'GAS', standard).match).toBe(false);
   });
 
+  it('meets a slip of the key in a Korean name, not a syllable changed into another', () => {
+    // "Jomg" and "Psk" are no Korean syllable: each is one key away from "Jong" and "Pak".
+    expect(scoreNamePair('person', 'Kim Jomg Sik', 'KIM JONG SIK', standard).match).toBe(true);
+    expect(scoreNamePair('person', 'Psk Han Se', 'PAK HAN SE', standard).match).toBe(true);
+    expect(scoreNamePair('person', 'KIM, Chpl Sam', 'KIM CHOL SAM', standard).match).toBe(true);
+    // "Song" is a syllable: Kim Song Sik is another name, and a family name is not met by a given name.
+    expect(scoreNamePair('person', 'Kim Song Sik', 'KIM JONG SIK', standard).match).toBe(false);
+    expect(scoreNamePair('person', 'Kamg Chol Su', 'KANG CHOL SU', standard).match).toBe(true);
+    expect(scoreNamePair('person', 'Kamg Chol Su', 'KAM CHOL SU', standard).match).toBe(false);
+    // Under the strict profile, a whole key's slip is past the budget.
+    expect(scoreNamePair('person', 'Kim Jomg Sik', 'KIM JONG SIK', strict).match).toBe(false);
+  });
+
   it('reads both names as the given kind', () => {
     // A person's "SURNAME, Given" is only reordered when the names are read as persons.
     expect(scoreNamePair('person', 'YANUKOVYCH, Viktor', 'Viktor Yanukovych', standard).score).toBe(0.9);
