@@ -529,13 +529,33 @@ function runReadings(runs: NameToken[], start: number, end: number, withArticle:
   const slot = (start * 3 + (end - start)) * 2 + (withArticle ? 1 : 0);
   let found = readings[slot];
   if (!found) {
-    found = textSkeletonReadings(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
+    found = skeletonReadingsOfText(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
     readings[slot] = found;
   }
   return found;
 }
 
 const gluedRunReadings = new WeakMap<NameToken[], (readonly string[])[]>();
+
+/**
+ * textSkeletonReadings by the text: the index makes a candidate's token arrays anew for each
+ * search, so the cache above lasts one search, while the same names are candidates of search after
+ * search (a Hebrew or Arabic query at two million names spent a sixth of its time here).
+ */
+function skeletonReadingsOfText(text: string, abjad: boolean): readonly string[] {
+  const key = abjad ? `a${text}` : `l${text}`;
+  let readings = runTextReadings.get(key);
+  if (readings === undefined) {
+    // Cleared when full rather than kept in use order: a lookup must stay cheaper than the readings.
+    if (runTextReadings.size >= CACHED_RUNS) runTextReadings.clear();
+    readings = textSkeletonReadings(text, abjad);
+    runTextReadings.set(key, readings);
+  }
+  return readings;
+}
+
+const CACHED_RUNS = 100_000;
+const runTextReadings = new Map<string, readonly string[]>();
 
 /**
  * Two parts split at another place on each side ("Myongc-hin" / "Myong-chin"): adjacent pairs
