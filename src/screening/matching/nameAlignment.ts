@@ -106,8 +106,12 @@ interface Edge {
 const scratch: TokenComparison = { score: 0, kind: 'exact' };
 const edgePool: Edge[] = [];
 let edgeCount = 0;
+// The parts each side leaves over, the first queryLeftCount and candidateLeftCount of them: counted
+// rather than emptied, as `length = 0` gives an array's storage back and the next push allocates it.
 const queryLeft: NameToken[] = [];
 const candidateLeft: NameToken[] = [];
+let queryLeftCount = 0;
+let candidateLeftCount = 0;
 
 function pushEdge(
   score: number,
@@ -181,15 +185,36 @@ function pairWeight(a: NameToken, b: NameToken): number {
   return Math.max(a.weight, b.weight);
 }
 
+/** The two names compared, with how each part of either was used when `explain`. */
 export function compareNames(
   query: PreparedName,
   candidate: PreparedName,
   fuzziness: Fuzziness,
   explain = false,
 ): NameComparison {
+  if (!explain) return { score: alignNames(query, candidate, fuzziness, undefined) };
+  const alignment: AlignedPart[] = [];
+  return { score: alignNames(query, candidate, fuzziness, alignment), alignment };
+}
+
+/**
+ * compareNames' score alone, which scoring asks for about a thousand times a search: a number
+ * rather than an object each time.
+ */
+export function alignedScore(query: PreparedName, candidate: PreparedName, fuzziness: Fuzziness): number {
+  return alignNames(query, candidate, fuzziness, undefined);
+}
+
+/** The score of two names; `parts`, when given, receives how each part of either was used. */
+function alignNames(
+  query: PreparedName,
+  candidate: PreparedName,
+  fuzziness: Fuzziness,
+  parts: AlignedPart[] | undefined,
+): number {
   const q = query.tokens;
   const r = candidate.tokens;
-  if (q.length === 0 || r.length === 0) return { score: 0 };
+  if (q.length === 0 || r.length === 0) return 0;
   const nameClass = pairClass(query.nameClass, candidate.nameClass);
   const fuzz: Fuzziness =
     nameClass === 'object'
@@ -202,7 +227,7 @@ export function compareNames(
   // The same parts in another order ("Kim Jong Un" / "Jong Un Kim") rank just below the same
   // order: most often the same name in another convention, but not always.
   const identical = sameParts ? (sameOrder(q, r) ? 1 : NAME_RULES.reordered) : 0;
-  if (sameParts && !explain) return { score: identical };
+  if (sameParts && parts === undefined) return identical;
 
   buildEdges(q, r, fuzz, nameClass, false);
   let aligned = chooseEdges(q, r);
@@ -213,13 +238,11 @@ export function compareNames(
     aligned = chooseEdges(q, r);
   }
   if (edgeCount === 0 || !aligned.coreMatched) {
-    return explain ? { score: 0, alignment: unmatchedOnly(q, r) } : { score: 0 };
+    parts?.push(...unmatchedOnly(q, r));
+    return 0;
   }
   const { usedQuery, usedCandidate, matched, total } = aligned;
-  const matchedParts: AlignedPart[] | undefined = explain
-    ? chosen.slice(0, chosenCount).map((edge) => describeEdge(edge, q, r))
-    : undefined;
-  const unmatchedParts: AlignedPart[] | undefined = explain ? [] : undefined;
+  for (let k = 0; parts !== undefined && k < chosenCount; k++) parts.push(describeEdge(chosen[k]!, q, r));
   const penalty = unmatchedPenalty(
     q,
     r,
@@ -229,11 +252,9 @@ export function compareNames(
     total,
     aligned.queryInitialForWord,
     aligned.candidateInitialForWord,
-    unmatchedParts,
+    parts,
   );
-  const score = sameParts ? identical : matched / (total + penalty);
-  if (!explain) return { score };
-  return { score, alignment: [...matchedParts!, ...unmatchedParts!] };
+  return sameParts ? identical : matched / (total + penalty);
 }
 
 /** Fills the edge pool with every token pair, glued run and acronym that may align. */
@@ -581,8 +602,8 @@ function addResplitEdges(q: NameToken[], r: NameToken[], fuzz: Fuzziness): void 
         c.letters | d.letters,
         queryLength,
         candidateLength,
-        doubledLetters(a.text + b.text),
-        doubledLetters(c.text + d.text),
+        doubledAcross(a.text, b.text),
+        doubledAcross(c.text, d.text),
       );
       if (least > budget) continue;
       const cost = weightedDistance(a.text + b.text, c.text + d.text, budget);
@@ -593,6 +614,12 @@ function addResplitEdges(q: NameToken[], r: NameToken[], fuzz: Fuzziness): void 
       }
     }
   }
+}
+
+/** doubledLetters of two texts joined, without joining them (a search compares thousands of pairs). */
+function doubledAcross(left: string, right: string): number {
+  const join = (left.charCodeAt(left.length - 1) & 127) === (right.charCodeAt(0) & 127) ? 1 : 0;
+  return doubledLetters(left) + doubledLetters(right) + join;
 }
 
 /**
@@ -708,8 +735,8 @@ function unmatchedPenalty(
   candidateInitialForWord: boolean,
   parts: AlignedPart[] | undefined,
 ): number {
-  queryLeft.length = 0;
-  candidateLeft.length = 0;
+  queryLeftCount = 0;
+  candidateLeftCount = 0;
   let total = 0;
   // Unmatched legal forms on both sides are of different families: otherwise they would match.
   const queryLegal = firstUnmatchedLegal(q, usedQuery);
@@ -728,7 +755,7 @@ function unmatchedPenalty(
   for (let i = 0; i < q.length; i++) {
     if ((usedQuery & (1 << i)) !== 0) continue;
     const token = q[i]!;
-    if (isCore(token)) queryLeft.push(token);
+    if (isCore(token)) queryLeft[queryLeftCount++] = token;
     else if (!legalConflict || token !== queryLegal) {
       total += NAME_RULES.minorExtra * token.weight;
       parts?.push({
@@ -743,7 +770,7 @@ function unmatchedPenalty(
   for (let j = 0; j < r.length; j++) {
     if ((usedCandidate & (1 << j)) !== 0) continue;
     const token = r[j]!;
-    if (isCore(token)) candidateLeft.push(token);
+    if (isCore(token)) candidateLeft[candidateLeftCount++] = token;
     else if (!legalConflict || token !== candidateLegal) {
       total += NAME_RULES.minorExtra * token.weight;
       parts?.push({
@@ -757,9 +784,9 @@ function unmatchedPenalty(
   }
   const growth = NAME_RULES.conflictGrowth * Math.max(0, matchedWeight - 2);
   // Heaviest parts pair up first; repeated parts last: they are the ones to leave over.
-  sortLeftovers(queryLeft);
-  sortLeftovers(candidateLeft);
-  const conflicts = Math.min(queryLeft.length, candidateLeft.length);
+  sortLeftovers(queryLeft, queryLeftCount);
+  sortLeftovers(candidateLeft, candidateLeftCount);
+  const conflicts = Math.min(queryLeftCount, candidateLeftCount);
   for (let k = 0; k < conflicts; k++) {
     const left = queryLeft[k]!;
     const right = candidateLeft[k]!;
@@ -774,14 +801,14 @@ function unmatchedPenalty(
   const isOrg = nameClass === 'org' || nameClass === 'unknown';
   const firstMatched = usedQuery === 0 ? 0 : 31 - Math.clz32(usedQuery & -usedQuery);
   const lastMatched = usedQuery === 0 ? 0 : 31 - Math.clz32(usedQuery);
-  for (let k = conflicts; k < queryLeft.length; k++) {
+  for (let k = conflicts; k < queryLeftCount; k++) {
     const token = queryLeft[k]!;
     const middle = nameClass === 'person' && token.position > firstMatched && token.position < lastMatched;
     const share = middle ? NAME_RULES.extraQueryMiddle : NAME_RULES.extraQuery;
     total += extraCost(token, isOrg, growth, share, queryInitialForWord);
     parts?.push({ query: token.text, candidate: null, kind: 'extra_query', score: 0, weight: token.weight });
   }
-  for (let k = conflicts; k < candidateLeft.length; k++) {
+  for (let k = conflicts; k < candidateLeftCount; k++) {
     const token = candidateLeft[k]!;
     const share = nameClass === 'person' ? NAME_RULES.extraCandidatePerson : NAME_RULES.extraCandidateOther;
     total += extraCost(token, isOrg, growth, share, candidateInitialForWord);
@@ -797,8 +824,8 @@ function unmatchedPenalty(
 }
 
 /** Stable insertion sort: heavier first, repeated parts after the others. */
-function sortLeftovers(tokens: NameToken[]): void {
-  for (let i = 1; i < tokens.length; i++) {
+function sortLeftovers(tokens: NameToken[], count: number): void {
+  for (let i = 1; i < count; i++) {
     const token = tokens[i]!;
     let j = i - 1;
     while (j >= 0 && before(token, tokens[j]!)) {

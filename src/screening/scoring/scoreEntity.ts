@@ -1,4 +1,4 @@
-import { type AlignedPart, compareNames } from '../matching/nameAlignment.js';
+import { type AlignedPart, alignedScore, compareNames } from '../matching/nameAlignment.js';
 import { type PreparedName, prepareNames } from '../matching/preparedName.js';
 import type { Fuzziness } from '../matching/tokenSimilarity.js';
 import type {
@@ -112,7 +112,7 @@ export function scoreNames(
     // A weak alias cannot beat the best name so far unless it could score above it.
     if (factor <= nameScore) continue;
     for (const query of queries) {
-      const score = compareNames(query, name, fuzziness).score * factor;
+      const score = alignedScore(query, name, fuzziness) * factor;
       if (score > nameScore) {
         nameScore = score;
         nameIndex = i;
@@ -226,7 +226,7 @@ function bestReading(
   let best = queries[0]!;
   let bestScore = -1;
   for (const query of queries) {
-    const score = queries.length === 1 ? 0 : compareNames(query, name, fuzziness).score;
+    const score = queries.length === 1 ? 0 : alignedScore(query, name, fuzziness);
     if (score > bestScore) {
       best = query;
       bestScore = score;
