@@ -1,3 +1,5 @@
+import { REMEMBERED_PARTS, remembered } from '../remembered.js';
+
 /**
  * Chinese names are romanised in Hanyu Pinyin today and in Wade-Giles in older lists and press
  * ("Mao Tse-tung" / "Mao Zedong", "Teng Hsiao-p'ing" / "Deng Xiaoping", "Chou En-lai" / "Zhou
@@ -106,22 +108,14 @@ function syllable(initial: string, final: string, shared: string, sharedFinal: s
  */
 export function sinoKey(token: string): string | undefined {
   if (token.length === 0 || token.length > 18 || !/^[a-z]+$/.test(token)) return undefined;
-  const known = SINO_KEYS.get(token);
-  if (known !== undefined) return known === NOT_SYLLABLES ? undefined : known;
-  // Cleared when full rather than kept in use order: lookups must stay cheaper than the search.
-  if (SINO_KEYS.size >= CACHED_TOKENS) SINO_KEYS.clear();
-  const key = segment(token, 0);
-  SINO_KEYS.set(token, key ?? NOT_SYLLABLES);
-  return key;
+  return segmented(token);
 }
 
 /**
  * Segmenting tries every initial and final at every position, and the same parts come back all the
  * time (indexing two million names reads each given and family name thousands of times).
  */
-const SINO_KEYS = new Map<string, string>();
-const CACHED_TOKENS = 100_000;
-const NOT_SYLLABLES = '\u0000';
+const segmented = remembered(REMEMBERED_PARTS, (token) => segment(token, 0));
 
 function segment(token: string, start: number): string | undefined {
   if (start === token.length) return '';

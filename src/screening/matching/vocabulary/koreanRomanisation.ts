@@ -1,3 +1,5 @@
+import { REMEMBERED_PARTS, remembered } from '../remembered.js';
+
 /**
  * Korean names are romanised in McCune-Reischauer in most sanctions lists (North Korean parties:
  * "Pak Pong-ju", "Hwang Pyong-so", "Kang Sok-ju") and in Revised Romanization, which is what a
@@ -82,9 +84,6 @@ const FINALS: readonly (readonly [string, string])[] = [
 ];
 
 const MAX_SYLLABLES = 4;
-const KEYS = new Map<string, string>();
-const CACHED_TOKENS = 100_000;
-const NOT_SYLLABLES = '\u0000';
 
 /**
  * The token read as at most four Korean syllables in a shared spelling ("bongju" and "pongju" ->
@@ -92,13 +91,11 @@ const NOT_SYLLABLES = '\u0000';
  */
 export function koreanKey(token: string): string | undefined {
   if (token.length === 0 || token.length > 16 || !/^[a-z]+$/.test(token)) return undefined;
-  const known = KEYS.get(token);
-  if (known !== undefined) return known === NOT_SYLLABLES ? undefined : known;
-  if (KEYS.size >= CACHED_TOKENS) KEYS.clear();
-  const key = segment(token, 0, 0);
-  KEYS.set(token, key ?? NOT_SYLLABLES);
-  return key;
+  return segmented(token);
 }
+
+/** Names come back all the time: the same parts are segmented once. */
+const segmented = remembered(REMEMBERED_PARTS, (token) => segment(token, 0, 0));
 
 function segment(token: string, start: number, syllables: number): string | undefined {
   if (start === token.length) return syllables > 0 ? '' : undefined;

@@ -1,3 +1,4 @@
+import { REMEMBERED_PARTS, remembered } from '../remembered.js';
 /**
  * Sound skeletons: a name part reduced to its consonants in the classes a script that writes
  * foreign names by their sound does not tell apart, so that a transcription (鲍里斯 baolisi, 보리스
@@ -29,25 +30,18 @@ const hearingOf = (reading: string): Hearing => BY_PREFIX.get(reading[0]!) ?? 'c
 
 /** The Latin part's reading to compare with `reading`: heard as the reading's script hears it. */
 export function latinSoundOf(reading: string, latin: string): string {
-  const key = reading[0]! + latin;
-  let heard = HEARD.get(key);
-  if (heard === undefined) {
-    // Cleared when full rather than kept in use order: a lookup must stay cheaper than the hearing.
-    if (HEARD.size >= CACHED_HEARINGS) HEARD.clear();
-    const hearing = hearingOf(reading);
-    heard = soundReading(hearing, latinSkeleton(latin, hearing));
-    HEARD.set(key, heard);
-  }
-  return heard;
+  return heard(reading[0]! + latin);
 }
 
 /**
- * Latin parts as each hearing hears them, by the hearing's letter and the part: a name heard meets
- * the same candidates' parts search after search (a sixth of a Hebrew query's time at two million
+ * A Latin part as a hearing hears it, by the hearing's letter and the part: a name heard meets the
+ * same candidates' parts search after search (a sixth of a Hebrew query's time at two million
  * names went to hearing them again).
  */
-const HEARD = new Map<string, string>();
-const CACHED_HEARINGS = 100_000;
+const heard = remembered(REMEMBERED_PARTS, (key) => {
+  const hearing = hearingOf(key);
+  return soundReading(hearing, latinSkeleton(key.slice(1), hearing));
+});
 
 /** A Latin part's readings in every hearing (the search routes list and look them up). */
 export function latinSoundReadings(latin: string): string[] {
