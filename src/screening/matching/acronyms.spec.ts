@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityKind } from '../model/listedEntity.js';
 import { acronymsSpelledBy } from './acronyms.js';
-import { compareNames, NAME_MATCH_THRESHOLD } from './nameAlignment.js';
+import { alignedScore, NAME_MATCH_THRESHOLD } from './nameAlignment.js';
 import { nameTokens } from './nameTokens.js';
 import { prepareName } from './preparedName.js';
 
@@ -9,11 +9,11 @@ const tokens = (name: string, kind: EntityKind = 'company') => nameTokens(name, 
 const spelled = (name: string, kind: EntityKind = 'company') => [...acronymsSpelledBy(tokens(name, kind))];
 
 function score(acronym: string, name: string): number {
-  return compareNames(
+  return alignedScore(
     prepareName({ full: acronym, kind: 'primary' }, 'company'),
     prepareName({ full: name, kind: 'primary' }, 'company'),
     { budgetFactor: 1, phonetic: true },
-  ).score;
+  );
 }
 
 describe('acronymsSpelledBy', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityKind } from '../model/listedEntity.js';
-import { compareNames, NAME_MATCH_THRESHOLD } from './nameAlignment.js';
+import { alignedScore, compareNames, NAME_MATCH_THRESHOLD } from './nameAlignment.js';
 import { prepareName } from './preparedName.js';
 import type { Fuzziness } from './tokenSimilarity.js';
 
@@ -8,11 +8,11 @@ const FUZZ: Fuzziness = { budgetFactor: 1, phonetic: true };
 const T = NAME_MATCH_THRESHOLD;
 
 function score(query: string, candidate: string, kind: EntityKind = 'person', candidateKind = kind): number {
-  return compareNames(
+  return alignedScore(
     prepareName({ full: query, kind: 'primary' }, kind),
     prepareName({ full: candidate, kind: 'primary' }, candidateKind),
     FUZZ,
-  ).score;
+  );
 }
 
 function explain(query: string, candidate: string, kind: EntityKind = 'person') {
@@ -20,7 +20,6 @@ function explain(query: string, candidate: string, kind: EntityKind = 'person') 
     prepareName({ full: query, kind: 'primary' }, kind),
     prepareName({ full: candidate, kind: 'primary' }, kind),
     FUZZ,
-    true,
   );
 }
 
@@ -273,7 +272,7 @@ describe('compareNames: organisations', () => {
   it('keeps apart legal forms of different families', () => {
     expect(score('Deutsche Bank AG', 'Deutsche Bank GmbH', 'company')).toBeLessThan(T);
     expect(score('Deutsche Bank AG', 'Deutsche Bank', 'company')).toBeGreaterThanOrEqual(T);
-    const parts = explain('Deutsche Bank AG', 'Deutsche Bank GmbH', 'company').alignment ?? [];
+    const parts = explain('Deutsche Bank AG', 'Deutsche Bank GmbH', 'company').alignment;
     expect(parts.filter((part) => part.kind === 'conflict')).toEqual([
       { query: 'ag', candidate: 'gmbh', kind: 'conflict', score: 0, weight: 1 },
     ]);
@@ -289,7 +288,7 @@ describe('compareNames: explanation', () => {
   it('lists matched, conflicting and extra parts with their scores and weights', () => {
     const { score: value, alignment } = explain('Sergey Viktorovich Lavrov', 'Sergey Borisovitch Lavrov');
     expect(value).toBeLessThan(T);
-    expect(alignment?.map((part) => [part.query, part.candidate, part.kind])).toEqual([
+    expect(alignment.map((part) => [part.query, part.candidate, part.kind])).toEqual([
       ['sergey', 'sergey', 'exact'],
       ['lavrov', 'lavrov', 'exact'],
       ['viktorovich', 'borisovitch', 'conflict'],

@@ -2,6 +2,7 @@ import { mayBeAcronym, mayStartRun, spelledRun, spellsAcronyms } from './acronym
 import { distanceLowerBound, doubledLetters, editBudget, weightedDistance } from './editDistance.js';
 import { MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
+import { REMEMBERED_PARTS, remembered } from './remembered.js';
 import {
   compareTokens,
   type Fuzziness,
@@ -89,8 +90,8 @@ export interface AlignedPart {
 
 export interface NameComparison {
   score: number;
-  /** Present when asked for: how each part of either name was used. */
-  alignment?: AlignedPart[];
+  /** How each part of either name was used. */
+  alignment: AlignedPart[];
 }
 
 interface Edge {
@@ -185,21 +186,19 @@ function pairWeight(a: NameToken, b: NameToken): number {
   return Math.max(a.weight, b.weight);
 }
 
-/** The two names compared, with how each part of either was used when `explain`. */
+/** The two names compared, with how each part of either was used: what a match explains. */
 export function compareNames(
   query: PreparedName,
   candidate: PreparedName,
   fuzziness: Fuzziness,
-  explain = false,
 ): NameComparison {
-  if (!explain) return { score: alignNames(query, candidate, fuzziness, undefined) };
   const alignment: AlignedPart[] = [];
   return { score: alignNames(query, candidate, fuzziness, alignment), alignment };
 }
 
 /**
- * compareNames' score alone, which scoring asks for about a thousand times a search: a number
- * rather than an object each time.
+ * The score of compareNames alone, which scoring asks for about a thousand times a search: no
+ * alignment described, and a number rather than an object each time.
  */
 export function alignedScore(query: PreparedName, candidate: PreparedName, fuzziness: Fuzziness): number {
   return alignNames(query, candidate, fuzziness, undefined);
@@ -446,10 +445,7 @@ function addMergedEdges(
       for (let end = start + 1; end < runs.length && end < start + 3; end++) {
         const last = runs[end - 1]!.text;
         const next = runs[end]!.text;
-        // The letter joining two parts may repeat the one before it, as inside a part.
-        joinedDoubled +=
-          doubledLetters(next) +
-          ((last.charCodeAt(last.length - 1) & 127) === (next.charCodeAt(0) & 127) ? 1 : 0);
+        joinedDoubled += doubledLetters(next) + doubledAtJoin(last, next);
         joinedLength += next.length;
         joinedLetters |= runs[end]!.letters;
         const joins = end - start;
@@ -564,19 +560,11 @@ const gluedRunReadings = new WeakMap<NameToken[], (readonly string[])[]>();
  * search (a Hebrew or Arabic query at two million names spent a sixth of its time here).
  */
 function skeletonReadingsOfText(text: string, abjad: boolean): readonly string[] {
-  const key = abjad ? `a${text}` : `l${text}`;
-  let readings = runTextReadings.get(key);
-  if (readings === undefined) {
-    // Cleared when full rather than kept in use order: a lookup must stay cheaper than the readings.
-    if (runTextReadings.size >= CACHED_RUNS) runTextReadings.clear();
-    readings = textSkeletonReadings(text, abjad);
-    runTextReadings.set(key, readings);
-  }
-  return readings;
+  return abjad ? abjadRunReadings(text) : latinRunReadings(text);
 }
 
-const CACHED_RUNS = 100_000;
-const runTextReadings = new Map<string, readonly string[]>();
+const abjadRunReadings = remembered(REMEMBERED_PARTS, (text) => textSkeletonReadings(text, true));
+const latinRunReadings = remembered(REMEMBERED_PARTS, (text) => textSkeletonReadings(text, false));
 
 /**
  * Two parts split at another place on each side ("Myongc-hin" / "Myong-chin"): adjacent pairs
@@ -618,8 +606,12 @@ function addResplitEdges(q: NameToken[], r: NameToken[], fuzz: Fuzziness): void 
 
 /** doubledLetters of two texts joined, without joining them (a search compares thousands of pairs). */
 function doubledAcross(left: string, right: string): number {
-  const join = (left.charCodeAt(left.length - 1) & 127) === (right.charCodeAt(0) & 127) ? 1 : 0;
-  return doubledLetters(left) + doubledLetters(right) + join;
+  return doubledLetters(left) + doubledLetters(right) + doubledAtJoin(left, right);
+}
+
+/** 1 when the letter joining two parts repeats the one before it, as inside a part. */
+function doubledAtJoin(left: string, right: string): number {
+  return (left.charCodeAt(left.length - 1) & 127) === (right.charCodeAt(0) & 127) ? 1 : 0;
 }
 
 /**

@@ -245,7 +245,7 @@ export function explainMatch(
   const name = candidate.names[scored.nameIndex]!;
   const readings = subject.namesFor(candidate.kind);
   const query = bestReading(readings, name, fuzziness);
-  const alignment = compareNames(query, name, fuzziness, true).alignment ?? [];
+  const { alignment } = compareNames(query, name, fuzziness);
   const evidence = gatherEvidence(subject.subject, candidate);
   const matchType = matchTypeOf(
     subject.subject.name,
