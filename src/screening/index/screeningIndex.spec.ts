@@ -565,6 +565,14 @@ describe('ScreeningIndex.search: foreign names in Chinese characters', () => {
     expect(ids(search('필립 해먼드', { kind: 'person', on: latin }))).toEqual(['test:latin']);
     expect(ids(search('Ted Cruz', { kind: 'person', on: hangul }))).toEqual(['test:hangul']);
   });
+
+  it('does the same for foreign names in Cyrillic', () => {
+    const latin = ScreeningIndex.build([listed({ id: 'test:latin', name: 'John Hoeven' })]);
+    const cyrillic = ScreeningIndex.build([listed({ id: 'test:cyrillic', name: 'Джеймс Уортон' })]);
+    expect(ids(search('Хувен, Джон', { kind: 'person', on: latin }))).toEqual(['test:latin']);
+    expect(ids(search('James Wharton', { kind: 'person', on: cyrillic }))).toEqual(['test:cyrillic']);
+    expect(ids(search('James Horton', { kind: 'person', on: cyrillic }))).toEqual([]);
+  });
 });
 
 describe('ScreeningIndex.search: foreign names in katakana', () => {

@@ -14,6 +14,7 @@ import {
   transcriptionSkeleton,
 } from './vocabulary/chineseTranscription.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
+import { cyrillicWords, isCyrillicName } from './vocabulary/cyrillicTranscription.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
 import { hangulSkeleton, hangulWords, isHangulTranscription } from './vocabulary/hangulTranscription.js';
 import { hebrewWords, isHebrewName } from './vocabulary/hebrewTranscription.js';
@@ -43,8 +44,9 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
  * Hangul, Hanja or Cyrillic read syllable by syllable (최룡해 as Choe Ryong Hae, Ким Чен Ын as Kim
  * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz) or in Chinese
- * characters or Hangul heard (鲍里斯·约翰逊, 보리스 존슨 as Boris Johnson), a Thai name in
- * RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every name.
+ * characters, Hangul, Hebrew or Cyrillic heard (鲍里斯·约翰逊, 보리스 존슨, Борис Джонсон as Boris
+ * Johnson), a Thai name in RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every
+ * name in Latin letters.
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
@@ -234,6 +236,15 @@ const READERS: readonly Reader[] = [
     if (!isHebrewName(full)) return [];
     return [
       soundParts(hebrewWords(full), 'hebrew', (word) => latinSkeleton(spellingOf(word, kind), 'hebrew')),
+    ];
+  },
+  // A name in Cyrillic, heard as Cyrillic writes a foreign name's sounds (beside its transliteration).
+  (full, kind) => {
+    if (!isCyrillicName(full)) return [];
+    return [
+      soundParts(cyrillicWords(full), 'cyrillic', (word) =>
+        latinSkeleton(spellingOf(word, kind), 'cyrillic'),
+      ),
     ];
   },
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.

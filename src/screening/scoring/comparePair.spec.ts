@@ -223,6 +223,17 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('ביל פוסטר', 'Bill Porter')).toBe(false);
   });
 
+  it('hears English names written in Cyrillic: дж for j, у for w, г or х for h, r kept', () => {
+    expect(match('Джон Флеминг', 'John Fleming')).toBe(true);
+    expect(match('Клайв Беттс', 'Clive Betts')).toBe(true);
+    expect(match('Хувен, Джон', 'John Hoeven')).toBe(true);
+    expect(match('Гайді Гайткемп', 'Heidi Heitkamp')).toBe(true);
+    expect(match('Джеймс Уортон', 'James Wharton')).toBe(true);
+    expect(match('Майкл Гоув', 'Michael Gove')).toBe(true);
+    expect(match('Клайв Беттс', 'Clive Potts')).toBe(false);
+    expect(match('Майкл Гоув', 'Michael Grove')).toBe(false);
+  });
+
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {
     expect(match('ประยุทธ์ จันทร์โอชา', 'Prayut Chan-o-cha')).toBe(true);
     expect(match('สมชาย วงศ์สวัสดิ์', 'Somchai Wongsawat')).toBe(true);

@@ -21,6 +21,20 @@ describe('latinSkeleton', () => {
     expect(latinSkeleton('philip', 'chinese')).toBe('FLB');
   });
 
+  it('hears j, soft g and дж alike, w and у, h with г and х, r after a vowel when Cyrillic writes the name', () => {
+    expect(latinSkeleton('john', 'cyrillic')).toBe(latinSkeleton('dzhon', 'cyrillic'));
+    expect(latinSkeleton('george', 'cyrillic')).toBe(latinSkeleton('dzhordzh', 'cyrillic'));
+    expect(latinSkeleton('wharton', 'cyrillic')).toBe(latinSkeleton('uorton', 'cyrillic'));
+    expect(latinSkeleton('lewis', 'cyrillic')).toBe(latinSkeleton('lyuis', 'cyrillic'));
+    expect(latinSkeleton('heidi', 'cyrillic')).toBe(latinSkeleton('gaydi', 'cyrillic'));
+    expect(latinSkeleton('hoeven', 'cyrillic')).toBe(latinSkeleton('khuven', 'cyrillic'));
+    expect(latinSkeleton('chris', 'cyrillic')).toBe(latinSkeleton('kris', 'cyrillic'));
+    expect(latinSkeleton('michael', 'cyrillic')).toBe(latinSkeleton('maykl', 'cyrillic'));
+    expect(latinSkeleton('carter', 'cyrillic')).toBe('KLTL');
+    expect(latinSkeleton('smith', 'cyrillic')).toBe('SMT');
+    expect(latinSkeleton('betts', 'cyrillic')).not.toBe(latinSkeleton('potts', 'cyrillic'));
+  });
+
   it("compares a Latin part in the reading's own hearing, and lists it in every hearing", () => {
     expect(latinSoundOf(soundReading('korean', 'BLB'), 'philip')).toBe(soundReading('korean', 'BLB'));
     expect(latinSoundOf(soundReading('chinese', 'FLB'), 'philip')).toBe(soundReading('chinese', 'FLB'));
@@ -28,6 +42,7 @@ describe('latinSkeleton', () => {
       soundReading('chinese', 'FLB'),
       soundReading('korean', 'BLB'),
       soundReading('hebrew', 'FLF'),
+      soundReading('cyrillic', 'FLP'),
     ]);
     expect(latinSoundReadings('ai')).toEqual([]);
   });

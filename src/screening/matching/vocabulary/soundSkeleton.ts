@@ -3,13 +3,13 @@ import { REMEMBERED_PARTS, remembered } from '../remembered.js';
  * Sound skeletons: a name part reduced to its consonants in the classes a script that writes
  * foreign names by their sound does not tell apart, so that a transcription (鲍里斯 baolisi, 보리스
  * boriseu, בוריס bwrys) and the Latin spelling it stands for (Boris) meet: B L S on both sides.
- * Each hearing (Chinese, Korean, Hebrew) has its own classes for the Latin side; a reading carries
- * its hearing as its first letter ('c', 'k', 'h') before the skeleton, which is in capitals.
+ * Each hearing (Chinese, Korean, Hebrew, Cyrillic) has its own classes for the Latin side; a reading
+ * carries its hearing as its first letter ('c', 'k', 'h', 'r') before the skeleton, in capitals.
  */
-export type Hearing = 'chinese' | 'korean' | 'hebrew';
+export type Hearing = 'chinese' | 'korean' | 'hebrew' | 'cyrillic';
 
-const PREFIX: Record<Hearing, string> = { chinese: 'c', korean: 'k', hebrew: 'h' };
-const HEARINGS: readonly Hearing[] = ['chinese', 'korean', 'hebrew'];
+const PREFIX: Record<Hearing, string> = { chinese: 'c', korean: 'k', hebrew: 'h', cyrillic: 'r' };
+const HEARINGS: readonly Hearing[] = ['chinese', 'korean', 'hebrew', 'cyrillic'];
 
 /** A transcribed part's reading: its hearing, then its skeleton. */
 export function soundReading(hearing: Hearing, skeleton: string): string {
@@ -22,7 +22,7 @@ export function soundReading(hearing: Hearing, skeleton: string): string {
  * names, and only an exact one of two consonants or more counts (tokenSimilarity.ts `soundScore`).
  */
 export function readsEveryName(reading: string): boolean {
-  return reading[0] === PREFIX.hebrew;
+  return reading[0] === PREFIX.hebrew || reading[0] === PREFIX.cyrillic;
 }
 
 const BY_PREFIX = new Map(HEARINGS.map((hearing) => [PREFIX[hearing], hearing]));
@@ -68,6 +68,17 @@ const HEARD_AS: Record<Hearing, (latin: string) => string> = {
       .replace(/(?<!t)z/g, 'j')
       .replace(/wh?/g, ''),
   hebrew: (latin) => latin.replace(/ph|p/g, 'f').replace(/v/g, 'b').replace(/wh?/g, ''),
+  cyrillic: (latin) =>
+    latin
+      // The Cyrillic side, transliterated: дж and ж are j (Джон John, Жак Jacques), у before a
+      // vowel at the start w (Уилсон Wilson, Уортон Wharton).
+      .replace(/d?zh/g, 'j')
+      .replace(/^u(?=[aeio])/, 'w')
+      // The Latin side: ch before l or r, and Michael's, is k (Крис Chris, Хлоя Chloe, Майкл);
+      // w but at the start is a vowel (Льюис Lewis), wh at the start w.
+      .replace(/ch(?=[lr])|(?<=i)ch(?=ae)/g, 'k')
+      .replace(/^wh/, 'w')
+      .replace(/(?<!^)w/g, ''),
 };
 const DIGRAPHS = new Map([
   ['ph', 'F'],
@@ -87,13 +98,17 @@ const DIGRAPHS = new Map([
  * 워너 W N, Palmer 帕尔默 B L M) silent. Korean hears more alike: f, ph and v as b (Philip 필립,
  * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌). Hebrew hears p and f alike
  * (Foster פוסטר), b and v (Steve סטיב), w, y and h as vowels (John ג'ון jwn), th as t (Smith
- * סמית'), and keeps r after a vowel (Warner וורנר).
+ * סמית'), and keeps r after a vowel (Warner וורנר). Cyrillic keeps r and hears th as t too, but
+ * tells voiced from voiceless (б п, д т, г к, в) and hears h as g (Гайді Heidi, Хувен Hoeven).
  */
 export function latinSkeleton(spelling: string, hearing: Hearing): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
   const latin = HEARD_AS[hearing](doubled);
-  const rhotic = hearing === 'hebrew';
+  // Hebrew and Cyrillic write r after a vowel (וורנר, Уорнер Warner) and th as t (סמית', Смит Smith).
+  const rhotic = hearing === 'hebrew' || hearing === 'cyrillic';
+  // Cyrillic has a letter for each of b and p, d and t, k and g, v and w (Беттс Betts, Поттс Potts).
+  const voicing = hearing === 'cyrillic';
   let skeleton = '';
   const vowelAt = (i: number) => i >= 0 && i < latin.length && VOWEL.test(latin[i]!);
   for (let i = 0; i < latin.length; i++) {
@@ -109,39 +124,43 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
       i++;
       continue;
     }
-    if (pair === 'th' && (i === 0 || hearing === 'hebrew')) {
-      skeleton += 'D';
+    if (pair === 'th' && (i === 0 || rhotic)) {
+      skeleton += voicing ? 'T' : 'D';
       i++;
       continue;
     }
     const digraph = DIGRAPHS.get(pair);
     if (digraph !== undefined) {
-      skeleton += digraph;
+      skeleton += voicing && pair === 'ck' ? 'K' : digraph;
       i++;
       continue;
     }
     const soft = next === 'e' || next === 'i' || next === 'y';
     switch (char) {
       case 'b':
-      case 'p':
         skeleton += 'B';
         break;
+      case 'p':
+        skeleton += voicing ? 'P' : 'B';
+        break;
       case 'd':
-      case 't':
         skeleton += 'D';
         break;
+      case 't':
+        skeleton += voicing ? 'T' : 'D';
+        break;
       case 'c':
-        skeleton += soft ? 'S' : 'G';
+        skeleton += soft ? 'S' : voicing ? 'K' : 'G';
         break;
       case 'g':
         skeleton += soft ? 'J' : 'G';
         break;
       case 'k':
       case 'q':
-        skeleton += 'G';
+        skeleton += voicing ? 'K' : 'G';
         break;
       case 'x':
-        skeleton += 'GS';
+        skeleton += voicing ? 'KS' : 'GS';
         break;
       case 'j':
         skeleton += 'J';
@@ -150,7 +169,7 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
         skeleton += 'F';
         break;
       case 'v':
-        skeleton += 'W';
+        skeleton += voicing ? 'V' : 'W';
         break;
       case 'w':
         if (!vowelAt(i - 1) || vowelAt(i + 1)) skeleton += 'W';
@@ -178,7 +197,8 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
         break;
     }
   }
-  return collapse(skeleton);
+  // Russian writes h as х (Хувен Hoeven), Ukrainian and Belarusian as г (Гайді Heidi): one class.
+  return collapse(hearing === 'cyrillic' ? skeleton.replaceAll('H', 'G') : skeleton);
 }
 
 /** One of two alike: doubled letters, and a consonant a transcription writes once ("Hancock" H N G). */
