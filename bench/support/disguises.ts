@@ -120,6 +120,12 @@ const DISGUISES: Readonly<Record<string, Disguise>> = {
     `${pick(['Mr.', 'Dr.', 'Sheikh', 'General', 'President', 'Mullah', 'Colonel', 'Haji'])} ${name}`,
   'a suffix after': (name, pick) => `${name} ${pick(['Jr.', 'Sr.', 'PhD', 'Esq.'])}`,
   'the first word written twice': (name) => `${name.split(' ')[0]} ${name}`,
+  // As an abjad writes it, or a payment message abbreviates it (Mhmd, Vldmr).
+  'a word without its vowels': (name) =>
+    inLongestWord(name, (word) => {
+      const consonants = word[0] + word.slice(1).replace(/[aeiouy]/gi, '');
+      return consonants.length >= 3 ? consonants : word;
+    }),
 };
 
 export interface DisguiseRow {

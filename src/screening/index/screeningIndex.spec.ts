@@ -205,6 +205,14 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(match?.explanation.matchType).toBe('fuzzy_name');
   });
 
+  it('finds a name whose words are written without vowels, by their skeletons', () => {
+    const putin = ScreeningIndex.build([
+      listed({ id: 'eu_fsf:putin', name: 'Vladimir Vladimirovich PUTIN' }),
+      listed({ id: 'test:popov', name: 'Vladimir POPOV' }),
+    ]);
+    expect(ids(search('Vldmr Ptn', { kind: 'person', on: putin }))).toEqual(['eu_fsf:putin']);
+  });
+
   it('finds a Korean name with a slip of the key among names sharing its other syllables', () => {
     const koreans = ScreeningIndex.build(
       ['KIM JONG SIK', 'KIM SONG SIK', 'KIM JONG NAM', 'PAK HAN SE', 'KANG HAN SE'].map((name) =>

@@ -142,6 +142,17 @@ describe('tokenIdentity', () => {
   });
 });
 
+describe('nameTokens: words written without vowels', () => {
+  it("reads a person's word of three consonants or more as an abjad writes it", () => {
+    const [given, family] = tokens('Mhmd Ali');
+    expect(given).toMatchObject({ text: 'mhmd', abjad: true, skeleton: 'mhmd' });
+    expect(family).toMatchObject({ text: 'ali', abjad: false });
+    // Two letters are initials; an organisation's consonants are an acronym.
+    expect(tokens('Md Ali')[0]!.abjad).toBe(false);
+    expect(tokens('BNP Holdings', 'company')[0]!.abjad).toBe(false);
+  });
+});
+
 describe('consonantSkeleton', () => {
   it('keeps the consonants, a doubled letter once, the same letter around a vowel twice', () => {
     expect(consonantSkeleton('muhammad')).toBe('mhmd');

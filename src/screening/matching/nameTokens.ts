@@ -515,6 +515,7 @@ function finalise(
     // A repeated particle, connecting word or legal form says nothing new.
     if (repeat && !isCoreDraft(draft)) continue;
     const isWord = draft.role === 'word' || draft.role === 'patronymic';
+    const abjad = draft.abjad || (nameClass === 'person' && isWord && writtenWithoutVowels(draft));
     tokens.push({
       text: draft.text,
       key: draft.key,
@@ -522,7 +523,7 @@ function finalise(
       weight: weightOf(draft),
       family: draft.family,
       place: nameClass !== 'person' && draft.role === 'word' && PLACE_NAMES.has(draft.text),
-      abjad: draft.abjad,
+      abjad,
       acronym: draft.acronym,
       legalFamily: draft.legalFamily,
       // A part of a reading name sounds like its readings: the candidate search finds it by them.
@@ -531,7 +532,7 @@ function finalise(
           ? [...new Set(draft.readings.flatMap(phoneticKeys))]
           : phoneticKeys(draft.text)
         : [],
-      skeleton: isWord ? consonantSkeleton(draft.text, draft.abjad) : draft.text,
+      skeleton: isWord ? consonantSkeleton(draft.text, abjad) : draft.text,
       position: tokens.length,
       repeat,
       generation: generations[d]!,
@@ -619,4 +620,11 @@ function lineageGenerations(drafts: Draft[], nameClass: NameClass): number[] {
 
 function isCoreDraft(draft: Draft): boolean {
   return draft.role === 'word' || draft.role === 'patronymic' || draft.role === 'initial';
+}
+
+const CONSONANTS_ONLY = /^[b-df-hj-np-tv-xz]{3,}$/;
+
+/** A person's name part of three letters or more with no vowel: written as an abjad writes it (Mhmd, Vldmr). */
+function writtenWithoutVowels(draft: Draft): boolean {
+  return draft.readings.length === 0 && !draft.acronym && CONSONANTS_ONLY.test(draft.text);
 }

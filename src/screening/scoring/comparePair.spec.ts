@@ -123,6 +123,12 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     ).toBe(true);
   });
 
+  it('matches a word written without its vowels, as an abjad writes it', () => {
+    expect(match('Mhmd Ali', 'Mohammed Ali')).toBe(true);
+    expect(match('Vldmr Ptn', 'Vladimir Putin')).toBe(true);
+    expect(match('Vldmr Ptn', 'Vladimir Popov')).toBe(false);
+  });
+
   it('matches names written in Hebrew with their Latin spellings', () => {
     expect(match('צבי בר יוסף', 'ZVI BAR YOSEF')).toBe(true);
     expect(match('שלום זיכרמן', 'SHALOM ZICHERMAN')).toBe(true);
