@@ -1,6 +1,6 @@
 import { mayBeAcronym, mayStartRun, spelledRun, spellsAcronyms } from './acronyms.js';
 import { distanceLowerBound, doubledLetters, editBudget, weightedDistance } from './editDistance.js';
-import { MAX_TOKENS, type NameClass, type NameToken } from './nameTokens.js';
+import { MAX_TOKENS, type NameClass, type NameToken, type TokenRole } from './nameTokens.js';
 import type { PreparedName } from './preparedName.js';
 import { REMEMBERED_PARTS, remembered } from './remembered.js';
 import {
@@ -731,9 +731,23 @@ function unmatchedPenalty(
   candidateLeftCount = 0;
   let total = 0;
   // Unmatched legal forms on both sides are of different families: otherwise they would match.
-  const queryLegal = firstUnmatchedLegal(q, usedQuery);
-  const candidateLegal = firstUnmatchedLegal(r, usedCandidate);
+  const queryLegal = firstUnmatched(q, usedQuery, 'legal');
+  const candidateLegal = firstUnmatched(r, usedCandidate, 'legal');
   const legalConflict = queryLegal !== undefined && candidateLegal !== undefined;
+  // Two different generations (II / III, Jr. / Sr.) are father and son, or grandson.
+  const querySuffix = firstUnmatched(q, usedQuery, 'suffix');
+  const candidateSuffix = firstUnmatched(r, usedCandidate, 'suffix');
+  const suffixConflict = querySuffix !== undefined && candidateSuffix !== undefined;
+  if (suffixConflict) {
+    total += NAME_RULES.conflict;
+    parts?.push({
+      query: querySuffix!.text,
+      candidate: candidateSuffix!.text,
+      kind: 'conflict',
+      score: 0,
+      weight: NAME_RULES.conflict,
+    });
+  }
   if (legalConflict) {
     total += NAME_RULES.legalConflict;
     parts?.push({
@@ -748,7 +762,7 @@ function unmatchedPenalty(
     if ((usedQuery & (1 << i)) !== 0) continue;
     const token = q[i]!;
     if (isCore(token)) queryLeft[queryLeftCount++] = token;
-    else if (!legalConflict || token !== queryLegal) {
+    else if (!(legalConflict && token === queryLegal) && !(suffixConflict && token === querySuffix)) {
       total += NAME_RULES.minorExtra * token.weight;
       parts?.push({
         query: token.text,
@@ -763,7 +777,7 @@ function unmatchedPenalty(
     if ((usedCandidate & (1 << j)) !== 0) continue;
     const token = r[j]!;
     if (isCore(token)) candidateLeft[candidateLeftCount++] = token;
-    else if (!legalConflict || token !== candidateLegal) {
+    else if (!(legalConflict && token === candidateLegal) && !(suffixConflict && token === candidateSuffix)) {
       total += NAME_RULES.minorExtra * token.weight;
       parts?.push({
         query: null,
@@ -833,9 +847,9 @@ function before(a: NameToken, b: NameToken): boolean {
   return a.weight > b.weight;
 }
 
-function firstUnmatchedLegal(tokens: NameToken[], used: number): NameToken | undefined {
+function firstUnmatched(tokens: NameToken[], used: number, role: TokenRole): NameToken | undefined {
   for (let i = 0; i < tokens.length; i++) {
-    if ((used & (1 << i)) === 0 && tokens[i]!.role === 'legal') return tokens[i];
+    if ((used & (1 << i)) === 0 && tokens[i]!.role === role) return tokens[i];
   }
   return undefined;
 }

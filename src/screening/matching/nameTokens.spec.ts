@@ -34,6 +34,36 @@ describe('nameTokens: roles', () => {
     ]);
   });
 
+  it('reads a generation (Jr., Sr., III) and a degree after a person name, the comma before either', () => {
+    const roles = (name: string) => tokens(name).map((token) => [token.text, token.role, token.key]);
+    expect(roles('Angus S. King, Jr.')).toEqual([
+      ['angus', 'word', 'angus'],
+      ['s', 'initial', 's'],
+      ['king', 'word', 'king'],
+      ['jr', 'suffix', '2'],
+    ]);
+    // Jr. is the second generation as II is.
+    expect(tokens('John Albert Smith II').at(-1)).toMatchObject({ role: 'suffix', key: '2' });
+    expect(tokens('Matiullah Sr.').at(-1)).toMatchObject({ role: 'suffix', key: '1' });
+    expect(tokens('Matiullah PhD').at(-1)).toMatchObject({ role: 'stop' });
+    expect(roles('DELOS REYES, Feliciano Semborio, Jr.').map(([text]) => text)).toEqual([
+      'feliciano',
+      'semborio',
+      'delos',
+      'reyes',
+      'jr',
+    ]);
+    // A roman numeral after one word is a name (井伊 Ii), and Jr first is no generation.
+    expect(tokens('Ii Naosuke')[0]!.role).toBe('word');
+    expect(tokens('Naosuke Ii').at(-1)!.role).not.toBe('suffix');
+    expect(tokens('Jr Smith')[0]!.role).not.toBe('suffix');
+    // Read as an organisation's name (a subject of unknown kind is searched both ways), Jr. and Sr.
+    // stay apart from the words, roman numerals are a series.
+    expect(tokens('Randy K. Weber, Sr.', 'company').at(-1)).toMatchObject({ role: 'suffix', key: '1' });
+    expect(tokens('Bain Capital Fund XI', 'company').at(-1)).toMatchObject({ role: 'number', key: '11' });
+    expect(tokens('Trust II', 'company').at(-1)).toMatchObject({ role: 'number', key: '2' });
+  });
+
   it('marks the family name from "SURNAME, Given" and weighs it more', () => {
     const [given, family] = tokens('LAVROV, Sergey');
     expect(given!.family).toBe(false);

@@ -54,7 +54,15 @@ export function nameClassOf(kind: EntityKind): NameClass {
  * - legal: a legal form (text and key are its canonical form); particle: al/bin/van/de...;
  * - stop: a connecting word of an organisation name (the, of, and).
  */
-export type TokenRole = 'word' | 'patronymic' | 'initial' | 'number' | 'legal' | 'particle' | 'stop';
+export type TokenRole =
+  | 'word'
+  | 'patronymic'
+  | 'initial'
+  | 'number'
+  | 'suffix'
+  | 'legal'
+  | 'particle'
+  | 'stop';
 
 export interface NameToken {
   /** Comparable text: ASCII, lower case; expanded for abbreviations, canonical for legal forms. */
@@ -149,6 +157,8 @@ export const TOKEN_WEIGHTS = {
   patronymic: 0.8,
   initial: 0.5,
   number: 1,
+  /** Jr., Sr., III after a person's name: one side often leaves it out, two different ones are two people. */
+  suffix: 0.5,
   legal: 0.3,
   particle: 0.2,
   stop: 0.1,
@@ -326,8 +336,13 @@ interface Word extends RawWord {
 function splitWords(name: string, nameClass: NameClass): Word[] {
   const isPerson = nameClass === 'person';
   if (isPerson) {
-    // "SURNAME, Given Names" -> "Given Names SURNAME", remembering which part is the family name.
+    // "SURNAME, Given Names" -> "Given Names SURNAME", remembering which part is the family name;
+    // a generation after its own comma ("Angus S. King, Jr.") is the name's last word.
     const pieces = name.split(',');
+    const generation = pieces.at(-1)!;
+    if (pieces.length > 1 && GENERATION_KEYS.has(generation.trim().replace(/\.$/, '').toLowerCase())) {
+      return [...splitWords(pieces.slice(0, -1).join(','), nameClass), ...splitWords(generation, nameClass)];
+    }
     if (pieces.length === 2) {
       const family = rawWords(pieces[0]!, true);
       const given = rawWords(pieces[1]!, true);
@@ -343,8 +358,19 @@ function splitWords(name: string, nameClass: NameClass): Word[] {
   return joinDottedLetters(rawWords(name, false)).map((word) => ({ ...word, familyHint: false }));
 }
 
-/** The roman numerals that end a person's name as a generation ("Xi", "Vi" are names). */
-const GENERATIONS = new Set(['ii', 'iii', 'iv']);
+/**
+ * The generations that end a person's name, by the generation each stands for: Jr. is the second
+ * as II is, Sr. the first (roman numerals from ii only: "Xi", "Vi" are names).
+ */
+const GENERATION_KEYS: ReadonlyMap<string, string> = new Map([
+  ['sr', '1'],
+  ['snr', '1'],
+  ['jr', '2'],
+  ['jnr', '2'],
+  ['ii', '2'],
+  ['iii', '3'],
+  ['iv', '4'],
+]);
 
 function classify(words: Word[], nameClass: NameClass): Draft[] {
   const texts = words.map((word) => word.text);
@@ -390,10 +416,21 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       drafts.push(draftOf(word, text, String(ordinal), 'number'));
       continue;
     }
-    // A generation at the end of a person's name (John Albert Smith II / III: father and son), after
-    // two words or more: "Ii" alone after a given name is a Japanese family name (井伊).
-    if (isPerson && i === last && i >= 2 && GENERATIONS.has(text)) {
-      drafts.push(draftOf(word, text, String(readRomanNumeral(text)), 'number'));
+    // A generation at the end of a person's name (John Albert Smith II / III, Angus King Jr.: father
+    // and son); a roman one after two words or more: "Ii" alone after a given name is a Japanese
+    // family name (井伊). Read as an organisation's name (a subject of unknown kind is searched both
+    // ways) Jr. and Sr. are set apart too, lest they count as rare words of the name; its roman
+    // numerals are a series (Fund XI).
+    const atEnd = i === last && i >= 1 && nameClass !== 'object';
+    const generation = atEnd ? GENERATION_KEYS.get(text) : undefined;
+    const roman = ROMAN_GENERATION.test(text);
+    if (generation !== undefined && (isPerson ? i >= 2 || !roman : !roman)) {
+      drafts.push(draftOf(word, text, generation, 'suffix'));
+      continue;
+    }
+    // A degree or honour after a person's name (Esq., PhD, OBE) says nothing of who it is.
+    if (atEnd && POST_NOMINALS.has(text)) {
+      drafts.push(draftOf(word, text, text, 'stop'));
       continue;
     }
     if (!isPerson) {
@@ -482,6 +519,8 @@ function weightOf(draft: Draft): number {
       return TOKEN_WEIGHTS.initial;
     case 'number':
       return TOKEN_WEIGHTS.number;
+    case 'suffix':
+      return TOKEN_WEIGHTS.suffix;
     case 'legal':
       return TOKEN_WEIGHTS.legal;
     case 'particle':
@@ -578,7 +617,8 @@ function syllableKeys(
       if (key === undefined) return undefined;
       keys.push(key);
       words++;
-    } else if (draft.role === 'initial' || draft.role === 'number') return undefined;
+    } else if (draft.role === 'initial' || draft.role === 'number' || draft.role === 'suffix')
+      return undefined;
     else keys.push(undefined);
   }
   return words >= 2 ? keys : undefined;
@@ -621,6 +661,20 @@ function lineageGenerations(drafts: Draft[], nameClass: NameClass): number[] {
 function isCoreDraft(draft: Draft): boolean {
   return draft.role === 'word' || draft.role === 'patronymic' || draft.role === 'initial';
 }
+
+const ROMAN_GENERATION = /^i[iv]/;
+
+const POST_NOMINALS: ReadonlySet<string> = new Set([
+  'esq',
+  'phd',
+  'dphil',
+  'obe',
+  'mbe',
+  'cbe',
+  'kbe',
+  'qc',
+  'kc',
+]);
 
 const CONSONANTS_ONLY = /^[b-df-hj-np-tv-xz]{3,}$/;
 

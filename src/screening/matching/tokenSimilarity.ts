@@ -106,6 +106,7 @@ export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: 
   if (roleA !== roleB) return;
   switch (roleA) {
     case 'number':
+    case 'suffix':
       if (a.key === b.key) out.score = 1;
       return;
     case 'legal':

@@ -15,6 +15,16 @@ describe('scoreNamePair', () => {
     });
   });
 
+  it('passes over a generation one side leaves out, and tells two generations apart', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('Angus S. King, Jr.', 'Angus King')).toBe(true);
+    expect(match('Matiullah Sr.', 'Matiullah')).toBe(true);
+    expect(match('Matiullah PhD', 'Matiullah')).toBe(true);
+    expect(match('John Smith Jr.', 'John Smith II')).toBe(true);
+    expect(match('John Smith Jr.', 'John Smith Sr.')).toBe(false);
+    expect(match('John Albert Smith II', 'John Albert Smith III')).toBe(false);
+  });
+
   it('rounds the score to three decimals', () => {
     const { score } = scoreNamePair('person', 'Vladimir Putn', 'Vladimir Putin', standard);
     expect(score).toBeLessThan(0.9);
