@@ -1,5 +1,6 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, type NameToken } from './nameTokens.js';
+import { arabicSoundReadings } from './vocabulary/arabicTranscription.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
@@ -178,9 +179,32 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
       }
     }
   }
-  if (a.abjad !== b.abjad) compareSkeletons(a, b, fuzz, out);
+  if (a.abjad !== b.abjad) {
+    compareSkeletons(a, b, fuzz, out);
+    if (out.score < TOKEN_SCORES.romanisation) compareArabicSound(a.abjad ? a : b, a.abjad ? b : a, out);
+  }
   if (a.koreanSlip !== '' || b.koreanSlip !== '') compareSlip(a, b, fuzz, out);
 }
+
+/**
+ * A word in Arabic letters against a Latin one by their sound (vocabulary/arabicTranscription.ts):
+ * a foreign name as Persian or Arabic writes it (دیوید David, جونز Jones), which its consonant
+ * skeleton (dywyd, jwnz) does not meet.
+ */
+function compareArabicSound(abjad: NameToken, latin: NameToken, out: TokenComparison): void {
+  let readings = ARABIC_SOUNDS.get(abjad);
+  if (!readings) {
+    readings = arabicSoundReadings(abjad.text);
+    ARABIC_SOUNDS.set(abjad, readings);
+  }
+  const score = soundScore(readings, latin.text);
+  if (score > out.score) {
+    out.score = score;
+    out.kind = score === TOKEN_SCORES.romanisation ? 'spelling' : 'fuzzy';
+  }
+}
+
+const ARABIC_SOUNDS = new WeakMap<NameToken, readonly string[]>();
 
 /** A slip of the key in a Korean name against the syllable it may have been (vocabulary/koreanTypos.ts). */
 function compareSlip(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {

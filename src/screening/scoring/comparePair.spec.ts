@@ -139,6 +139,15 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('Vldmr Ptn', 'Vladimir Popov')).toBe(false);
   });
 
+  it('hears foreign names written in Persian or Arabic letters, not native names heard alike', () => {
+    expect(match('دیوید جونز', 'David Jones')).toBe(true);
+    expect(match('کریس مورفی', 'Chris Murphy')).toBe(true);
+    expect(match('فيليب هاموند', 'Philip Hammond')).toBe(true);
+    expect(match('مایکل مکول', 'Michael McCaul')).toBe(true);
+    expect(match('سفير آل حسين', 'HUSSAIN, Zafar Anis Ishteyaq')).toBe(false);
+    expect(match('أزهار آل خضير', 'Zuhayr Haydar')).toBe(false);
+  });
+
   it('matches names written in Hebrew with their Latin spellings', () => {
     expect(match('צבי בר יוסף', 'ZVI BAR YOSEF')).toBe(true);
     expect(match('שלום זיכרמן', 'SHALOM ZICHERMAN')).toBe(true);

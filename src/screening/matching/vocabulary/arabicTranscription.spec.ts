@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { arabicSoundReadings } from './arabicTranscription.js';
+import { latinSkeleton, soundReading } from './soundSkeleton.js';
+
+const heard = (latin: string) => soundReading('arabic', latinSkeleton(latin, 'arabic'));
+
+describe('arabicSoundReadings', () => {
+  it('reads و as v and as a vowel, ز as z and as an English s said z', () => {
+    // دیوید (dywyd) David, جونز (jwnz) Jones, جیمز (jymz) James.
+    expect(arabicSoundReadings('dywyd')).toContain(heard('david'));
+    expect(arabicSoundReadings('jwnz')).toContain(heard('jones'));
+    expect(arabicSoundReadings('jymz')).toContain(heard('james'));
+    // ظفر (zfr) is Zafar, سفير (sfyr) is not.
+    expect(arabicSoundReadings('zfr')).toContain(heard('zafar'));
+    expect(arabicSoundReadings('sfyr')).not.toContain(heard('zafar'));
+  });
+
+  it('hears p as b and v as f, as Arabic writes them, and keeps r from l and kh from h', () => {
+    expect(arabicSoundReadings('fylyb')).toContain(heard('philip'));
+    expect(arabicSoundReadings('dyfyd')).toContain(heard('david'));
+    expect(arabicSoundReadings('sarmi')).not.toContain(heard('islam'));
+    expect(arabicSoundReadings('khdyr')).not.toContain(heard('haydar'));
+  });
+});

@@ -1,0 +1,28 @@
+import { latinSkeleton, soundReading } from './soundSkeleton.js';
+
+/**
+ * Names written in Arabic letters are compared, beside their consonant skeletons (text.ts
+ * `arabicSpelling`, tokenSimilarity.ts), by their sound (soundSkeleton.ts, the Arabic-script hearing):
+ * Persian and Arabic write a foreign name as it sounds (دیوید جونز David Jones, مارک میدوز Mark
+ * Meadows, آدام اسمیت Adam Smith), with one letter for w, v and the vowels o and u (و), one for y
+ * and the vowels i and e (ی), z for an s said z (جیمز James), and a vowel before s and another
+ * consonant at the start (اسمیت Smith); Arabic, with no p and no v, writes them b and f (فيليب
+ * Philip). The skeleton keeps d and t, k and g apart, as these scripts do. It scores only
+ * (tokenSimilarity.ts `compareArabicSound`): the consonant skeleton is what finds such names.
+ *
+ * The sound readings of a word in Arabic letters from its transliteration (w for و, y for ی, th for
+ * ث): و read as the consonant v and as a vowel, ز as z and as an English s said z, ث as s (as
+ * Persian says it).
+ */
+export function arabicSoundReadings(spelling: string): string[] {
+  const plain = spelling.replaceAll('th', 's');
+  let spellings = plain.includes('w') ? [plain.replaceAll('w', 'v'), plain.replaceAll('w', '')] : [plain];
+  if (plain.includes('z')) spellings = [...spellings, ...spellings.map((text) => text.replaceAll('z', 's'))];
+  const readings: string[] = [];
+  for (const variant of spellings) {
+    const skeleton = latinSkeleton(variant, 'arabic');
+    const reading = soundReading('arabic', skeleton);
+    if (skeleton !== '' && !readings.includes(reading)) readings.push(reading);
+  }
+  return readings;
+}
