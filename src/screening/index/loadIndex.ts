@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { preloadJapaneseReadings } from '../matching/vocabulary/japaneseReadings.js';
 import {
   currentSnapshots,
   findSnapshot,
@@ -17,7 +18,9 @@ export interface LoadedIndex {
 
 /**
  * Builds the screening index from source snapshots: the current snapshot of every dataset, or the
- * given ones (one per dataset: two versions of a dataset would list every party twice).
+ * given ones (one per dataset: two versions of a dataset would list every party twice). The
+ * dictionary of Japanese name readings is read first, whatever the lists hold, so that no search
+ * waits for it.
  */
 export async function loadScreeningIndex(
   pool: pg.Pool,
@@ -27,6 +30,7 @@ export async function loadScreeningIndex(
   const snapshots = options.snapshotIds
     ? await readySnapshots(pool, options.snapshotIds)
     : await currentSnapshots(pool);
+  preloadJapaneseReadings();
   const builder = new ScreeningIndexBuilder();
   for (const snapshot of snapshots) {
     for await (const entity of readSnapshotEntities(pool, snapshot.id)) builder.add(entity, snapshot.id);
