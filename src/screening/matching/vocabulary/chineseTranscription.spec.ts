@@ -23,4 +23,13 @@ describe('chineseTranscription', () => {
     expect(heard('丹·科茨')).toEqual([latinSkeleton('dan'), latinSkeleton('coats')]);
     expect(heard('约翰·霍文')[0]).toBe(latinSkeleton('john'));
   });
+
+  it('reads 加 as ga, a nasal before m as that m, and hears the ch of Chris and Michael as k', () => {
+    expect(heard('加里·彼得斯')).toEqual([latinSkeleton('gary'), latinSkeleton('peters')]);
+    expect(heard('科里·加德納')[1]).toBe(latinSkeleton('gardner'));
+    expect(heard('湯姆·沃特森')[0]).toBe(latinSkeleton('tom'));
+    expect(heard('詹姆斯·戈登')[0]).toBe(latinSkeleton('james'));
+    expect(heard('克里斯·墨菲')[0]).toBe(latinSkeleton('chris'));
+    expect(heard('迈克尔·法伦')[0]).toBe(latinSkeleton('michael'));
+  });
 });

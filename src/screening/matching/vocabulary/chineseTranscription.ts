@@ -84,11 +84,26 @@ const CONVENTIONAL = new Map([
   ['約翰', 'JN'],
 ]);
 
-/** The sound skeleton of a word in Chinese characters, read character by character in pinyin. */
+/**
+ * Characters the transcription tables use for another sound than their pinyin: 加 and 伽 (jia) write
+ * ga and ca (加里 Gary, 加德纳 Gardner, 加拉加斯 Caracas).
+ */
+const TRANSCRIPTION_SOUNDS = new Map([
+  ['加', 'G'],
+  ['伽', 'G'],
+]);
+
+/**
+ * The sound skeleton of a word in Chinese characters, read character by character in pinyin. A
+ * nasal final before a syllable in m is that m written twice (汤姆 tang-mu Tom, 詹姆斯 zhan-mu-si
+ * James): one M.
+ */
 export function transcriptionSkeleton(word: string): string {
   const conventional = CONVENTIONAL.get(word);
   if (conventional !== undefined) return conventional;
   let skeleton = '';
-  for (const char of word) skeleton += syllableSkeleton(anyAscii(char).toLowerCase());
-  return collapse(skeleton);
+  for (const char of word) {
+    skeleton += TRANSCRIPTION_SOUNDS.get(char) ?? syllableSkeleton(anyAscii(char).toLowerCase());
+  }
+  return collapse(skeleton.replaceAll('NM', 'M'));
 }

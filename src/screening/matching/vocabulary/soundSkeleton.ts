@@ -71,7 +71,7 @@ const VOWEL = /[aeiouy]/;
  * as ㅍ and ㅂ (b), z as ㅈ (j), w as a vowel; Hebrew writes p and f with one letter פ, b and v with
  * ב, and w as the vowel letter ו (h, y and a final th are handled in the classes).
  */
-/** ch before l or r, and Michael's, is k (Крис, کریس Chris; Хлоя Chloe; Майкл, مایکل Michael). */
+/** ch before l or r, and Michael's, is k (Крис, کریس, 克里斯 Chris; Хлоя Chloe; Майкл, 麦克 Michael). */
 const HARD_CH = /ch(?=[lr])|(?<=i)ch(?=ae)/g;
 
 const HEARD_AS: Record<Hearing, (latin: string) => string> = {
@@ -89,12 +89,11 @@ const HEARD_AS: Record<Hearing, (latin: string) => string> = {
       .replace(/d?zh/g, 'j')
       .replace(/^u(?=[aeio])/, 'w')
       // The Latin side: w but at the start is a vowel (Льюис Lewis), wh at the start w.
-      .replace(HARD_CH, 'k')
       .replace(/^wh/, 'w')
       .replace(/(?<!^)w/g, ''),
   // Arabic letters write w and v with one letter و (ویلیام William, دیوید David), and gh and q
   // with ق or غ (قاسم Ghassem, Ghasem).
-  arabic: (latin) => latin.replace(HARD_CH, 'k').replace(/gh|q/g, 'g').replace(/wh?/g, 'v'),
+  arabic: (latin) => latin.replace(/gh|q/g, 'g').replace(/wh?/g, 'v'),
 };
 const DIGRAPHS = new Map([
   ['ph', 'F'],
@@ -120,7 +119,8 @@ const DIGRAPHS = new Map([
 export function latinSkeleton(spelling: string, hearing: Hearing): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
-  const latin = HEARD_AS[hearing](doubled);
+  // Every script hears the English ch of Chris and Michael as k (克里斯, 크리스, Крис, کریس).
+  const latin = HEARD_AS[hearing](doubled).replace(HARD_CH, 'k');
   // Hebrew and Cyrillic write r after a vowel (וורנר, Уорнер Warner) and th as t (סמית', Смит Smith).
   const rhotic = hearing === 'hebrew' || hearing === 'cyrillic' || hearing === 'arabic';
   // Cyrillic has a letter for each of b and p, d and t, k and g, v and w (Беттс Betts, Поттс Potts).
