@@ -8,13 +8,13 @@ import {
   type ReadingPart,
   readingTokens,
 } from './nameTokens.js';
+import { alphabetWords, isAlphabetName } from './vocabulary/alphabetTranscription.js';
 import {
   isTranscribedName,
   transcribedWords,
   transcriptionSkeleton,
 } from './vocabulary/chineseTranscription.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
-import { cyrillicWords, isCyrillicName } from './vocabulary/cyrillicTranscription.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
 import { hangulSkeleton, hangulWords, isHangulTranscription } from './vocabulary/hangulTranscription.js';
 import { hebrewWords, isHebrewName } from './vocabulary/hebrewTranscription.js';
@@ -44,7 +44,7 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  * kanji read in Hepburn through a dictionary of names (安倍晋三 as Abe Shinzo), a Korean name in
  * Hangul, Hanja or Cyrillic read syllable by syllable (최룡해 as Choe Ryong Hae, Ким Чен Ын as Kim
  * Jong Un), a foreign name in katakana read back (テッド・クルーズ as Ted Cruz) or in Chinese
- * characters, Hangul, Hebrew or Cyrillic heard (鲍里斯·约翰逊, 보리스 존슨, Борис Джонсон as Boris
+ * characters, Hangul, Hebrew, Cyrillic or Greek heard (鲍里斯·约翰逊, 보리스 존슨, Борис Джонсон as Boris
  * Johnson), a Thai name in RTGS (ประยุทธ์ จันทร์โอชา as Prayut Chan-o-cha). Empty for nearly every
  * name in Latin letters.
  */
@@ -238,12 +238,13 @@ const READERS: readonly Reader[] = [
       soundParts(hebrewWords(full), 'hebrew', (word) => latinSkeleton(spellingOf(word, kind), 'hebrew')),
     ];
   },
-  // A name in Cyrillic, heard as Cyrillic writes a foreign name's sounds (beside its transliteration).
+  // A name in Cyrillic, Greek, Armenian or Georgian letters, heard as these alphabets write a
+  // foreign name's sounds (beside its transliteration).
   (full, kind) => {
-    if (!isCyrillicName(full)) return [];
+    if (!isAlphabetName(full)) return [];
     return [
-      soundParts(cyrillicWords(full), 'cyrillic', (word) =>
-        latinSkeleton(spellingOf(word, kind), 'cyrillic'),
+      soundParts(alphabetWords(full), 'alphabet', (word) =>
+        latinSkeleton(spellingOf(word, kind), 'alphabet'),
       ),
     ];
   },
@@ -259,9 +260,9 @@ const READERS: readonly Reader[] = [
   },
 ];
 
-/** The scripts a reader reads: Cyrillic, Hebrew, Thai, kana, Han, Hangul. */
+/** The scripts a reader reads: Greek, Armenian, Georgian, Cyrillic, Hebrew, Thai, kana, Han, Hangul. */
 const READ_SCRIPTS =
-  /[\u0400-\u04ff\u05d0-\u05ea\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+  /[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f\u10a0-\u10ff\u0400-\u04ff\u05d0-\u05ea\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 const KATAKANA_SEPARATOR = /[\s\u30fb\uff65\u00b7]+/u;
 

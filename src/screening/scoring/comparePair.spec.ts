@@ -257,6 +257,10 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('Майкл Гоув', 'Michael Gove')).toBe(true);
     expect(match('Клайв Беттс', 'Clive Potts')).toBe(false);
     expect(match('Майкл Гоув', 'Michael Grove')).toBe(false);
+    // Greek and Armenian write a foreign name by its sound as well.
+    expect(match('Κλάιβ Μπετς', 'Clive Betts')).toBe(true);
+    expect(match('Τζορτζ Όσμπορν', 'George Osborne')).toBe(true);
+    expect(match('Թեդ Քրուզ', 'Ted Cruz')).toBe(true);
   });
 
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {

@@ -22,17 +22,17 @@ describe('latinSkeleton', () => {
   });
 
   it('hears j, soft g and дж alike, w and у, h with г and х, r after a vowel when Cyrillic writes the name', () => {
-    expect(latinSkeleton('john', 'cyrillic')).toBe(latinSkeleton('dzhon', 'cyrillic'));
-    expect(latinSkeleton('george', 'cyrillic')).toBe(latinSkeleton('dzhordzh', 'cyrillic'));
-    expect(latinSkeleton('wharton', 'cyrillic')).toBe(latinSkeleton('uorton', 'cyrillic'));
-    expect(latinSkeleton('lewis', 'cyrillic')).toBe(latinSkeleton('lyuis', 'cyrillic'));
-    expect(latinSkeleton('heidi', 'cyrillic')).toBe(latinSkeleton('gaydi', 'cyrillic'));
-    expect(latinSkeleton('hoeven', 'cyrillic')).toBe(latinSkeleton('khuven', 'cyrillic'));
-    expect(latinSkeleton('chris', 'cyrillic')).toBe(latinSkeleton('kris', 'cyrillic'));
-    expect(latinSkeleton('michael', 'cyrillic')).toBe(latinSkeleton('maykl', 'cyrillic'));
-    expect(latinSkeleton('carter', 'cyrillic')).toBe('KRTR');
-    expect(latinSkeleton('smith', 'cyrillic')).toBe('SMT');
-    expect(latinSkeleton('betts', 'cyrillic')).not.toBe(latinSkeleton('potts', 'cyrillic'));
+    expect(latinSkeleton('john', 'alphabet')).toBe(latinSkeleton('dzhon', 'alphabet'));
+    expect(latinSkeleton('george', 'alphabet')).toBe(latinSkeleton('dzhordzh', 'alphabet'));
+    expect(latinSkeleton('wharton', 'alphabet')).toBe(latinSkeleton('uorton', 'alphabet'));
+    expect(latinSkeleton('lewis', 'alphabet')).toBe(latinSkeleton('lyuis', 'alphabet'));
+    expect(latinSkeleton('heidi', 'alphabet')).toBe(latinSkeleton('gaydi', 'alphabet'));
+    expect(latinSkeleton('hoeven', 'alphabet')).toBe(latinSkeleton('khuven', 'alphabet'));
+    expect(latinSkeleton('chris', 'alphabet')).toBe(latinSkeleton('kris', 'alphabet'));
+    expect(latinSkeleton('michael', 'alphabet')).toBe(latinSkeleton('maykl', 'alphabet'));
+    expect(latinSkeleton('carter', 'alphabet')).toBe('KRTR');
+    expect(latinSkeleton('smith', 'alphabet')).toBe('SMT');
+    expect(latinSkeleton('betts', 'alphabet')).not.toBe(latinSkeleton('potts', 'alphabet'));
   });
 
   it("compares a Latin part in the reading's own hearing, and lists it in every hearing", () => {
@@ -42,7 +42,7 @@ describe('latinSkeleton', () => {
       soundReading('chinese', 'FLB'),
       soundReading('korean', 'BLB'),
       soundReading('hebrew', 'FLF'),
-      soundReading('cyrillic', 'FLP'),
+      soundReading('alphabet', 'FLP'),
     ]);
     expect(latinSoundReadings('ai')).toEqual([]);
   });

@@ -3,16 +3,17 @@ import { REMEMBERED_PARTS, remembered } from '../remembered.js';
  * Sound skeletons: a name part reduced to its consonants in the classes a script that writes
  * foreign names by their sound does not tell apart, so that a transcription (鲍里斯 baolisi, 보리스
  * boriseu, בוריס bwrys) and the Latin spelling it stands for (Boris) meet: B L S on both sides.
- * Each hearing (Chinese, Korean, Hebrew, Cyrillic) has its own classes for the Latin side; a reading
+ * Each hearing (Chinese, Korean, Hebrew, the alphabets that write vowels (Cyrillic, Greek, Armenian,
+ * Georgian), Arabic letters) has its own classes for the Latin side; a reading
  * carries its hearing as its first letter ('c', 'k', 'h', 'r') before the skeleton, in capitals.
  */
-export type Hearing = 'chinese' | 'korean' | 'hebrew' | 'cyrillic' | 'arabic';
+export type Hearing = 'chinese' | 'korean' | 'hebrew' | 'alphabet' | 'arabic';
 
 const PREFIX: Record<Hearing, string> = {
   chinese: 'c',
   korean: 'k',
   hebrew: 'h',
-  cyrillic: 'r',
+  alphabet: 'r',
   arabic: 'a',
 };
 /**
@@ -20,7 +21,7 @@ const PREFIX: Record<Hearing, string> = {
  * skeleton that finds Arabic-script names (a route of its own for every Latin term would cost
  * every query: two million names' p99 4.0 → 5.2 ms).
  */
-const SEARCHED_HEARINGS: readonly Hearing[] = ['chinese', 'korean', 'hebrew', 'cyrillic'];
+const SEARCHED_HEARINGS: readonly Hearing[] = ['chinese', 'korean', 'hebrew', 'alphabet'];
 
 /** A transcribed part's reading: its hearing, then its skeleton. */
 export function soundReading(hearing: Hearing, skeleton: string): string {
@@ -33,7 +34,7 @@ export function soundReading(hearing: Hearing, skeleton: string): string {
  * names, and only an exact one of two consonants or more counts (tokenSimilarity.ts `soundScore`).
  */
 export function readsEveryName(reading: string): boolean {
-  return reading[0] === PREFIX.hebrew || reading[0] === PREFIX.cyrillic || reading[0] === PREFIX.arabic;
+  return reading[0] === PREFIX.hebrew || reading[0] === PREFIX.alphabet || reading[0] === PREFIX.arabic;
 }
 
 const BY_PREFIX = new Map((Object.keys(PREFIX) as Hearing[]).map((hearing) => [PREFIX[hearing], hearing]));
@@ -82,10 +83,10 @@ const HEARD_AS: Record<Hearing, (latin: string) => string> = {
       .replace(/(?<!t)z/g, 'j')
       .replace(/wh?/g, ''),
   hebrew: (latin) => latin.replace(/ph|p/g, 'f').replace(/v/g, 'b').replace(/wh?/g, ''),
-  cyrillic: (latin) =>
+  alphabet: (latin) =>
     latin
-      // The Cyrillic side, transliterated: дж and ж are j (Джон John, Жак Jacques), у before a
-      // vowel at the start w (Уилсон Wilson, Уортон Wharton).
+      // The alphabet's side, transliterated: дж and ж are j (Джон John, Жак Jacques), у and ου
+      // before a vowel at the start w (Уилсон Wilson, Уортон Wharton, Ουίλσον).
       .replace(/d?zh/g, 'j')
       .replace(/^u(?=[aeio])/, 'w')
       // The Latin side: w but at the start is a vowel (Льюис Lewis), wh at the start w.
@@ -113,7 +114,7 @@ const DIGRAPHS = new Map([
  * 워너 W N, Palmer 帕尔默 B L M) silent. Korean hears more alike: f, ph and v as b (Philip 필립,
  * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌). Hebrew hears p and f alike
  * (Foster פוסטר), b and v (Steve סטיב), w, y and h as vowels (John ג'ון jwn), th as t (Smith
- * סמית'), and keeps r after a vowel (Warner וורנר). Cyrillic keeps r and hears th as t too, but
+ * סמית'), and keeps r after a vowel (Warner וורנר). The alphabets keep r and hear th as t too, but
  * tells voiced from voiceless (б п, д т, г к, в) and hears h as g (Гайді Heidi, Хувен Hoeven).
  */
 export function latinSkeleton(spelling: string, hearing: Hearing): string {
@@ -121,10 +122,10 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
   // Every script hears the English ch of Chris and Michael as k (克里斯, 크리스, Крис, کریس).
   const latin = HEARD_AS[hearing](doubled).replace(HARD_CH, 'k');
-  // Hebrew and Cyrillic write r after a vowel (וורנר, Уорнер Warner) and th as t (סמית', Смит Smith).
-  const rhotic = hearing === 'hebrew' || hearing === 'cyrillic' || hearing === 'arabic';
-  // Cyrillic has a letter for each of b and p, d and t, k and g, v and w (Беттс Betts, Поттс Potts).
-  const voicing = hearing === 'cyrillic' || hearing === 'arabic';
+  // Hebrew and the alphabets write r after a vowel (וורנר, Уорнер Warner) and th as t (סמית', Смит Smith).
+  const rhotic = hearing === 'hebrew' || hearing === 'alphabet' || hearing === 'arabic';
+  // The alphabets have a letter for each of b and p, d and t, k and g, v and w (Беттс Betts, Поттс Potts).
+  const voicing = hearing === 'alphabet' || hearing === 'arabic';
   // Arabic letters also tell r from l, kh (خ) from h, and z from s; an English s said z is written
   // ز (جیمز James), which the Arabic side's readings allow for (arabicTranscription.ts).
   const arabic = hearing === 'arabic';
@@ -219,7 +220,7 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
     }
   }
   // Russian writes h as х (Хувен Hoeven), Ukrainian and Belarusian as г (Гайді Heidi): one class.
-  if (hearing === 'cyrillic') return collapse(skeleton.replaceAll('H', 'G'));
+  if (hearing === 'alphabet') return collapse(skeleton.replaceAll('H', 'G'));
   // Arabic has no p and no v: b and f write them (فيليب Philip, ديفيد David).
   if (hearing === 'arabic') return collapse(skeleton.replaceAll('P', 'B').replaceAll('V', 'F'));
   return collapse(skeleton);
