@@ -67,14 +67,15 @@ export function latinSoundReadings(latin: string): string[] {
 
 const VOWEL = /[aeiouy]/;
 
-/**
- * What a hearing does to a spelling before its consonants are classed: Korean writes f, ph and v
- * as ㅍ and ㅂ (b), z as ㅈ (j), w as a vowel; Hebrew writes p and f with one letter פ, b and v with
- * ב, and w as the vowel letter ו (h, y and a final th are handled in the classes).
- */
 /** ch before l or r, and Michael's, is k (Крис, کریس, 克里斯 Chris; Хлоя Chloe; Майкл, 麦克 Michael). */
 const HARD_CH = /ch(?=[lr])|(?<=i)ch(?=ae)/g;
 
+/**
+ * What a hearing does to a spelling before its consonants are classed: Korean writes f, ph and v
+ * as ㅍ and ㅂ (b), z as ㅈ (j), w as a vowel; Hebrew writes p and f with one letter פ, b and v with
+ * ב, and w as the vowel letter ו (h, y and a final th are handled in the classes); the alphabets
+ * write w as a vowel but at the start; Arabic letters write w and v alike.
+ */
 const HEARD_AS: Record<Hearing, (latin: string) => string> = {
   chinese: (latin) => latin,
   korean: (latin) =>
@@ -114,8 +115,10 @@ const DIGRAPHS = new Map([
  * 워너 W N, Palmer 帕尔默 B L M) silent. Korean hears more alike: f, ph and v as b (Philip 필립,
  * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌). Hebrew hears p and f alike
  * (Foster פוסטר), b and v (Steve סטיב), w, y and h as vowels (John ג'ון jwn), th as t (Smith
- * סמית'), and keeps r after a vowel (Warner וורנר). The alphabets keep r and hear th as t too, but
- * tells voiced from voiceless (б п, д т, г к, в) and hears h as g (Гайді Heidi, Хувен Hoeven).
+ * סמית'), and keeps r after a vowel (Warner וורנר). The alphabets (Cyrillic, Greek, Armenian,
+ * Georgian) keep r and hear th as t too, but tell voiced from voiceless (б п, д т, г к, в), r from
+ * l, and hear h as g (Гайді Heidi, Хувен Hoeven). Arabic letters tell them apart as well, and kh
+ * from h and z from s, but have no p and no v (فيليب Philip, ديفيد David).
  */
 export function latinSkeleton(spelling: string, hearing: Hearing): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
@@ -124,7 +127,8 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
   const latin = HEARD_AS[hearing](doubled).replace(HARD_CH, 'k');
   // Hebrew and the alphabets write r after a vowel (וורנר, Уорнер Warner) and th as t (סמית', Смит Smith).
   const rhotic = hearing === 'hebrew' || hearing === 'alphabet' || hearing === 'arabic';
-  // The alphabets have a letter for each of b and p, d and t, k and g, v and w (Беттс Betts, Поттс Potts).
+  // The alphabets and Arabic letters have one for each of b and p, d and t, k and g, v and w, r and l
+  // (Беттс Betts, Поттс Potts).
   const voicing = hearing === 'alphabet' || hearing === 'arabic';
   // Arabic letters also tell r from l, kh (خ) from h, and z from s; an English s said z is written
   // ز (جیمز James), which the Arabic side's readings allow for (arabicTranscription.ts).
