@@ -738,26 +738,8 @@ function unmatchedPenalty(
   const querySuffix = firstUnmatched(q, usedQuery, 'suffix');
   const candidateSuffix = firstUnmatched(r, usedCandidate, 'suffix');
   const suffixConflict = querySuffix !== undefined && candidateSuffix !== undefined;
-  if (suffixConflict) {
-    total += NAME_RULES.conflict;
-    parts?.push({
-      query: querySuffix!.text,
-      candidate: candidateSuffix!.text,
-      kind: 'conflict',
-      score: 0,
-      weight: NAME_RULES.conflict,
-    });
-  }
-  if (legalConflict) {
-    total += NAME_RULES.legalConflict;
-    parts?.push({
-      query: queryLegal.text,
-      candidate: candidateLegal.text,
-      kind: 'conflict',
-      score: 0,
-      weight: NAME_RULES.legalConflict,
-    });
-  }
+  if (suffixConflict) total += conflictOf(querySuffix!, candidateSuffix!, NAME_RULES.conflict, parts);
+  if (legalConflict) total += conflictOf(queryLegal, candidateLegal, NAME_RULES.legalConflict, parts);
   for (let i = 0; i < q.length; i++) {
     if ((usedQuery & (1 << i)) !== 0) continue;
     const token = q[i]!;
@@ -827,6 +809,17 @@ function unmatchedPenalty(
     });
   }
   return total;
+}
+
+/** The cost of two parts left over that contradict each other, described in `parts` when given. */
+function conflictOf(
+  query: NameToken,
+  candidate: NameToken,
+  cost: number,
+  parts: AlignedPart[] | undefined,
+): number {
+  parts?.push({ query: query.text, candidate: candidate.text, kind: 'conflict', score: 0, weight: cost });
+  return cost;
 }
 
 /** Stable insertion sort: heavier first, repeated parts after the others. */

@@ -423,8 +423,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     // numerals are a series (Fund XI).
     const atEnd = i === last && i >= 1 && nameClass !== 'object';
     const generation = atEnd ? GENERATION_KEYS.get(text) : undefined;
-    const roman = ROMAN_GENERATION.test(text);
-    if (generation !== undefined && (isPerson ? i >= 2 || !roman : !roman)) {
+    if (generation !== undefined && (!ROMAN_GENERATIONS.has(text) || (isPerson && i >= 2))) {
       drafts.push(draftOf(word, text, generation, 'suffix'));
       continue;
     }
@@ -662,7 +661,7 @@ function isCoreDraft(draft: Draft): boolean {
   return draft.role === 'word' || draft.role === 'patronymic' || draft.role === 'initial';
 }
 
-const ROMAN_GENERATION = /^i[iv]/;
+const ROMAN_GENERATIONS: ReadonlySet<string> = new Set(['ii', 'iii', 'iv']);
 
 const POST_NOMINALS: ReadonlySet<string> = new Set([
   'esq',

@@ -189,7 +189,8 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
 /**
  * A word in Arabic letters against a Latin one by their sound (vocabulary/arabicTranscription.ts):
  * a foreign name as Persian or Arabic writes it (دیوید David, جونز Jones), which its consonant
- * skeleton (dywyd, jwnz) does not meet.
+ * skeleton (dywyd, jwnz) does not meet. Every abjad word is heard so, Hebrew and a Latin word
+ * without vowels too: their transliterations write the same letters.
  */
 function compareArabicSound(abjad: NameToken, latin: NameToken, out: TokenComparison): void {
   let readings = ARABIC_SOUNDS.get(abjad);
