@@ -242,6 +242,16 @@ describe('compareNames: organisations', () => {
   it('treats numbers as identity (watchman#483)', () => {
     expect(score('11420 Corp', 'Alpha Corp', 'company')).toBe(0);
     expect(score('Brigade Forty-Four', 'Brigade 44', 'organization')).toBe(1);
+    // Ordinals in words, compound and past a hundred, as in digits.
+    expect(score('Forty-Fourth Brigade', '44th Brigade', 'organization')).toBe(1);
+    expect(score('One Hundred and First Airborne Division', '101st Airborne Division', 'organization')).toBe(
+      1,
+    );
+    expect(score('Thirteenth Directorate', '13th Directorate', 'organization')).toBe(1);
+    expect(score('Forty-Fourth Brigade', '45th Brigade', 'organization')).toBeLessThan(T);
+    expect(score('Bowne Global Solutions, Inc.', 'Bowne Global Solutions II, Inc.', 'company')).toBeLessThan(
+      T,
+    );
     expect(score('Bowne Global Solutions, Inc.', 'Bowne Global Solutions II, Inc.', 'company')).toBeLessThan(
       T,
     );

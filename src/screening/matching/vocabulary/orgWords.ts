@@ -106,23 +106,53 @@ const ORDINALS: Record<string, number> = {
   tenth: 10,
   eleventh: 11,
   twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  sixteenth: 16,
+  seventeenth: 17,
+  eighteenth: 18,
+  nineteenth: 19,
+  twentieth: 20,
+  thirtieth: 30,
+  fortieth: 40,
+  fiftieth: 50,
+  sixtieth: 60,
+  seventieth: 70,
+  eightieth: 80,
+  ninetieth: 90,
 };
 
+interface NumberWords {
+  value: number;
+  length: number;
+}
+
 /**
- * Reads an English number written in words at `tokens[start]` ("forty four", "three",
- * "first"), returning its value and how many tokens it spans.
+ * Reads an English number written in words at `tokens[start]` ("forty four", "three", "first",
+ * "forty fourth", "one hundred and first"), returning its value and how many tokens it spans.
  */
-export function readNumberWords(
-  tokens: readonly string[],
-  start: number,
-): { value: number; length: number } | undefined {
-  const first = tokens[start]!;
+export function readNumberWords(tokens: readonly string[], start: number): NumberWords | undefined {
+  const low = readBelowHundred(tokens, start);
+  if (low === undefined || low.length !== 1 || low.value < 1 || low.value > 9) return low;
+  const hundred = tokens[start + 1];
+  if (hundred === 'hundredth') return { value: low.value * 100, length: 2 };
+  if (hundred !== 'hundred') return low;
+  const restAt = tokens[start + 2] === 'and' ? start + 3 : start + 2;
+  const rest = readBelowHundred(tokens, restAt);
+  if (rest === undefined) return { value: low.value * 100, length: 2 };
+  return { value: low.value * 100 + rest.value, length: restAt - start + rest.length };
+}
+
+function readBelowHundred(tokens: readonly string[], start: number): NumberWords | undefined {
+  const first = tokens[start];
+  if (first === undefined) return undefined;
   const ordinal = ORDINALS[first];
   if (ordinal !== undefined) return { value: ordinal, length: 1 };
   const tens = TENS[first];
   if (tens !== undefined) {
     const next = tokens[start + 1];
-    const unit = next === undefined ? undefined : UNITS[next];
+    const unit = next === undefined ? undefined : (UNITS[next] ?? ORDINALS[next]);
     if (unit !== undefined && unit > 0 && unit < 10) return { value: tens + unit, length: 2 };
     return { value: tens, length: 1 };
   }
