@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { lettersForDigits, splitGluedWords, typedBackwards, withoutInsertedMarks } from './preparedName.js';
+import {
+  lettersForLookalikes,
+  splitGluedWords,
+  typedBackwards,
+  withoutInsertedMarks,
+} from './preparedName.js';
 
 describe('the marks of a disguised name', () => {
   it('turns words typed backwards, told by their capital, and leaves names alone', () => {
@@ -33,11 +38,14 @@ describe('the marks of a disguised name', () => {
     }
   });
 
-  it('reads digits beside letters as the letters they look like, both readings of 1', () => {
-    expect(lettersForDigits('Ig0r Sech1n')).toEqual(['Igor Sechin', 'Igor Sechln']);
-    expect(lettersForDigits('P4k Il Kyu')).toEqual(['Pak Il Kyu']);
+  it('reads digits and symbols beside letters as the letters they look like, both readings of 1 and !', () => {
+    expect(lettersForLookalikes('Ig0r Sech1n')).toEqual(['Igor Sechin', 'Igor Sechln']);
+    expect(lettersForLookalikes('P4k Il Kyu')).toEqual(['Pak Il Kyu']);
+    expect(lettersForLookalikes('R@mzan Kadyrov')).toEqual(['Ramzan Kadyrov']);
+    expect(lettersForLookalikes('$ergei Lavrov')).toEqual(['sergei Lavrov']);
+    expect(lettersForLookalikes('Yevgeny Pr!gozh!n')).toEqual(['Yevgeny Prigozhin', 'Yevgeny Prlgozhln']);
     // A digit alone, or a code of one letter, is not a disguise.
-    expect(lettersForDigits('Kim Jong Un 2')).toEqual([]);
-    expect(lettersForDigits('M1')).toEqual([]);
+    expect(lettersForLookalikes('Kim Jong Un 2')).toEqual([]);
+    expect(lettersForLookalikes('M1')).toEqual([]);
   });
 });

@@ -74,13 +74,13 @@ function sameTexts(a: readonly NameToken[], b: readonly NameToken[]): boolean {
 
 /**
  * The name as written before it was disguised, when it shows a disguise: words typed backwards,
- * marks put inside a word, words glued with their capitals kept (any name); digits for the letters
- * they look like (a person's name, which has no digits).
+ * marks put inside a word, words glued with their capitals kept (any name); digits and symbols for
+ * the letters they look like (a person's name, which has neither).
  */
 function undisguise(full: string, nameClass: NameClass): string[] {
   const plain = splitGluedWords(withoutInsertedMarks(typedBackwards(full) ?? full));
   const texts = plain === full ? [] : [plain];
-  if (nameClass === 'person') texts.push(...lettersForDigits(plain));
+  if (nameClass === 'person') texts.push(...lettersForLookalikes(plain));
   return texts;
 }
 
@@ -105,7 +105,10 @@ export function splitGluedWords(full: string): string {
   return full.replace(GLUED_CAPITAL, ' ');
 }
 
-/** The letter each digit is written for ("Sech1n", "P4k", "I9or"); "1" is read both as i and as l. */
+/**
+ * The letter each lookalike is written for ("Sech1n", "P4k", "R@mzan", "$ergei"); "1", "!" and "|"
+ * are read both as i and as l.
+ */
 const LOOKALIKE_LETTER: Readonly<Record<string, string>> = {
   '0': 'o',
   '3': 'e',
@@ -114,26 +117,32 @@ const LOOKALIKE_LETTER: Readonly<Record<string, string>> = {
   '7': 't',
   '8': 'b',
   '9': 'g',
+  '@': 'a',
+  $: 's',
 };
-const DIGIT_BESIDE_LETTER = /(?<=\p{L})[013-5789]|[013-5789](?=\p{L})/gu;
-const ANY_DIGIT = /\d/;
+const I_OR_L = /^[1!|]$/;
+const LOOKALIKE_BESIDE_LETTER = /(?<=\p{L})[013-5789@$!|]|[013-5789@$!|](?=\p{L})/gu;
+const ANY_LOOKALIKE = /[\d@$!|]/;
 
 /**
- * The person's name with each digit next to a letter read as the letter it looks like ("Ig0r
- * Sech1n" -> "Igor Sechin", and "Igor Sechln" for the other reading of 1), in words of two
- * letters or more ("P4k"); none when no digit touches a letter. A digit alone ("Kim Jong Un 2")
- * is not a letter, nor one in a word with one letter, a code ("M1", "R32").
+ * The person's name with each digit or symbol next to a letter read as the letter it looks like
+ * ("Ig0r Sech1n" -> "Igor Sechin", and "Igor Sechln" for the other reading of 1; "R@mzan",
+ * "Pr!gozh!n"), in words of two letters or more ("P4k"); none when no lookalike touches a letter.
+ * A digit alone ("Kim Jong Un 2") is not a letter, nor one in a word with one letter, a code ("M1",
+ * "R32").
  */
-export function lettersForDigits(full: string): string[] {
-  // Nearly every name has no digit: no splitting it (two million names at an index build).
-  if (!ANY_DIGIT.test(full)) return [];
+export function lettersForLookalikes(full: string): string[] {
+  // Nearly every name has none: no splitting it (two million names at an index build).
+  if (!ANY_LOOKALIKE.test(full)) return [];
   const reading = (one: string) =>
     full
       .split(' ')
       .map((word) =>
         word.length < 3 || (word.match(/\p{L}/gu)?.length ?? 0) < 2
           ? word
-          : word.replace(DIGIT_BESIDE_LETTER, (digit) => (digit === '1' ? one : LOOKALIKE_LETTER[digit]!)),
+          : word.replace(LOOKALIKE_BESIDE_LETTER, (mark) =>
+              I_OR_L.test(mark) ? one : LOOKALIKE_LETTER[mark]!,
+            ),
       )
       .join(' ');
   const withI = reading('i');
