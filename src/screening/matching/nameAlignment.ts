@@ -15,6 +15,7 @@ import {
   textSkeletonReadings,
   withoutInnerArticle,
 } from './tokenSimilarity.js';
+import { isOneSinoSyllable } from './vocabulary/chineseRomanisation.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
 
 /**
@@ -60,6 +61,7 @@ export const NAME_RULES = {
   repeatExtra: 0.1,
   /** Token pairs scoring below this are not aligned (only near misses score below 0.6). */
   minimumPairScore: 0.3,
+  minimumFuzzyScore: 0.5,
   /** Glued or split tokens scoring below this are not aligned. */
   minimumMergedScore: 0.5,
   /** Cost of each join when glued tokens meet split ones ("SergeiLavrov" / "Sergei Lavrov"). */
@@ -256,6 +258,59 @@ function alignNames(
   return sameParts ? identical : matched / (total + penalty);
 }
 
+/**
+ * A part of a name read as Korean or Chinese syllables that is one syllable ("Sok", "Yu", "Shek"; the
+ * Korean key ends each syllable with a full stop).
+ */
+function oneSyllable(token: NameToken): boolean {
+  if (token.korean !== '' && token.korean.indexOf('.') === token.korean.length - 1) return true;
+  return token.sino !== '' && isOneSinoSyllable(token.text);
+}
+
+/** The first and the last index of the hyphenated compound holding token `i` (itself alone if none). */
+function compoundAround(tokens: readonly NameToken[], i: number): [number, number] {
+  let start = i;
+  while (start > 0 && tokens[start - 1]!.hyphenNext) start--;
+  let end = i;
+  while (end + 1 < tokens.length && tokens[end]!.hyphenNext) end++;
+  return [start, end];
+}
+
+/**
+ * A slip of the key inside a hyphenated compound ("Mercedes-Benn" / "Mercedes-Benz", "Jeab-Marie" /
+ * "Jean-Marie", "Abd-al-Latif" / "Abs-al-Latif"): the writer's word is the whole compound, and one
+ * edit in it is a typo, where the same edit in the short part alone changes a third of a word and
+ * reads as another name ("Beta" / "Meta"). Scored as the compound would be: 1 - cost / its length,
+ * when the two compounds have the same parts but this pair, one edit apart within the compound's
+ * edit budget. 0 otherwise. Korean and Chinese syllables are left out: there one letter makes
+ * another syllable, another name ("Sok-hwa" / "Sol-hwa"; koreanTypos.ts reads their slips).
+ */
+function compoundSlipScore(
+  q: readonly NameToken[],
+  i: number,
+  r: readonly NameToken[],
+  j: number,
+  fuzz: Fuzziness,
+): number {
+  const left = q[i]!;
+  const right = r[j]!;
+  if (left.role !== 'word' || right.role !== 'word') return 0;
+  if (oneSyllable(left) || oneSyllable(right)) return 0;
+  const [qStart, qEnd] = compoundAround(q, i);
+  const [rStart, rEnd] = compoundAround(r, j);
+  if (qStart === qEnd || qEnd - qStart !== rEnd - rStart || i - qStart !== j - rStart) return 0;
+  let length = 0;
+  for (let k = 0; k <= qEnd - qStart; k++) {
+    const a = q[qStart + k]!.text;
+    const b = r[rStart + k]!.text;
+    if (qStart + k !== i && a !== b) return 0;
+    length += Math.max(a.length, b.length);
+  }
+  const limit = Math.min(1, editBudget(length, fuzz.budgetFactor));
+  const cost = weightedDistance(left.text, right.text, limit);
+  return cost <= limit ? 1 - cost / length : 0;
+}
+
 /** Fills the edge pool with every token pair, glued run and acronym that may align. */
 function buildEdges(
   q: NameToken[],
@@ -271,7 +326,18 @@ function buildEdges(
       const right = r[j]!;
       if (ownToOwn && !sameLineageRole(left, right)) continue;
       compareTokens(left, right, fuzz, scratch);
-      if (scratch.score >= NAME_RULES.minimumPairScore) {
+      if (scratch.score < 1) {
+        const slip = compoundSlipScore(q, i, r, j, fuzz);
+        if (slip > scratch.score) {
+          scratch.score = slip;
+          scratch.kind = 'fuzzy';
+        }
+      }
+      const floor =
+        scratch.kind === 'fuzzy' && left.role === 'word' && right.role === 'word'
+          ? NAME_RULES.minimumFuzzyScore
+          : NAME_RULES.minimumPairScore;
+      if (scratch.score >= floor) {
         pushEdge(scratch.score, pairWeight(left, right), 1 << i, 1 << j, scratch.kind);
       }
     }

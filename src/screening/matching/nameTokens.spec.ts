@@ -148,6 +148,7 @@ describe('tokenIdentity', () => {
       phonetic: [...token.phonetic, 'X'],
       skeleton: `${token.skeleton}x`,
       position: token.position + 1,
+      hyphenNext: !token.hyphenNext,
       repeat: !token.repeat,
       generation: token.generation + 1,
       letters: token.letters ^ 1,

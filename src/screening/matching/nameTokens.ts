@@ -89,6 +89,11 @@ export interface NameToken {
   /** Order in the name, from 0. */
   position: number;
   /**
+   * Joined to the next part by a hyphen: the two are one compound word ("Jean-Marie", "Abd-al-Latif",
+   * "Mercedes-Benz"), whose slips nameAlignment judges on the whole compound.
+   */
+  hyphenNext: boolean;
+  /**
    * The same part written again earlier in the name ("Abdullahi Mohamed Mohamed Caddow"): kept,
    * because in lineage names a repeated part is a different person's name (father and
    * grandfather), but free to leave unmatched when nothing on the other side is left over.
@@ -145,7 +150,7 @@ export type ReadingKind = 'exact' | 'approximate' | 'sound';
  * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
  */
 export function tokenIdentity(t: NameToken): string {
-  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.koreanSlip}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}${t.hyphenNext ? '-' : ''}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.koreanSlip}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -239,6 +244,7 @@ interface Draft {
   abjad: boolean;
   acronym: boolean;
   legalFamily: string | undefined;
+  hyphenNext: boolean;
 }
 
 /**
@@ -263,6 +269,7 @@ function draftOf(
     abjad: word.abjad,
     acronym,
     legalFamily,
+    hyphenNext: word.hyphenNext,
   };
 }
 
@@ -305,6 +312,7 @@ export function readingTokens(parts: readonly ReadingPart[]): NameToken[] {
       abjad: false,
       acronym: false,
       legalFamily: undefined,
+      hyphenNext: false,
     }),
   );
   return finalise(drafts, 'person', false, undefined);
@@ -402,7 +410,9 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
           : matchLegalForm(texts, i)
         : undefined;
     if (legal) {
-      drafts.push(draftOf(word, legal.form, legal.form, 'legal', false, legal.family));
+      drafts.push(
+        draftOf(words[i + legal.length - 1]!, legal.form, legal.form, 'legal', false, legal.family),
+      );
       i += legal.length - 1;
       continue;
     }
@@ -436,7 +446,12 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       const spelled = readNumberWords(texts, i);
       if (spelled) {
         drafts.push(
-          draftOf(word, texts.slice(i, i + spelled.length).join(' '), String(spelled.value), 'number'),
+          draftOf(
+            words[i + spelled.length - 1]!,
+            texts.slice(i, i + spelled.length).join(' '),
+            String(spelled.value),
+            'number',
+          ),
         );
         i += spelled.length - 1;
         continue;
@@ -487,6 +502,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       abjad: word.abjad,
       acronym: false,
       legalFamily: undefined,
+      hyphenNext: word.hyphenNext,
     }));
   }
   return drafts;
@@ -550,8 +566,12 @@ function finalise(
     const identity = `${draft.role}:${draft.key}`;
     const repeat = seen.has(identity);
     seen.add(identity);
-    // A repeated particle, connecting word or legal form says nothing new.
-    if (repeat && !isCoreDraft(draft)) continue;
+    // A repeated particle, connecting word or legal form says nothing new (and cuts a compound).
+    if (repeat && !isCoreDraft(draft)) {
+      const previous = tokens[tokens.length - 1];
+      if (previous) previous.hyphenNext = false;
+      continue;
+    }
     const isWord = draft.role === 'word' || draft.role === 'patronymic';
     const abjad = draft.abjad || (nameClass === 'person' && isWord && writtenWithoutVowels(draft));
     tokens.push({
@@ -572,6 +592,7 @@ function finalise(
         : [],
       skeleton: isWord ? consonantSkeleton(draft.text, abjad) : draft.text,
       position: tokens.length,
+      hyphenNext: draft.hyphenNext,
       repeat,
       generation: generations[d]!,
       letters: letterMask(draft.text),

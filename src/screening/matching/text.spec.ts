@@ -32,6 +32,15 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('الب')).toEqual(['alb']);
   });
 
+  it('marks a word joined to the next by a hyphen, and no other', () => {
+    const joined = (text: string) =>
+      rawWords(text, false).map((word) => `${word.text}${word.hyphenNext ? '-' : ''}`);
+    expect(joined('Mercedes-Benz Group AG')).toEqual(['mercedes-', 'benz', 'group', 'ag']);
+    expect(joined('Abd-al-Latif Tilfah')).toEqual(['abd-', 'al-', 'latif', 'tilfah']);
+    // A dash between words, or one at a word's end, joins nothing.
+    expect(joined('Bowne - Boston Inc-')).toEqual(['bowne', 'boston', 'inc']);
+  });
+
   it('writes a name and الدين or الله after it as the one word Latin writes (Jalaluddin, Nurullah)', () => {
     const words = (text: string) => rawWords(text, true).map((word) => word.text);
     expect(words('جلال الدين حقانى')).toEqual(['jlaluddin', 'hqana']);

@@ -24,6 +24,8 @@ export interface RawWord {
   abjad: boolean;
   /** Joined from dotted letters ("A.B.C." -> "abc"): an abbreviation. */
   abbreviation: boolean;
+  /** Joined to the next word by a hyphen ("Jean-Marie", "Abd-al-Latif", "Mercedes-Benz"). */
+  hyphenNext: boolean;
 }
 
 const HAN_OR_HANGUL = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
@@ -314,6 +316,7 @@ export function rawWords(text: string, isPerson: boolean): RawWord[] {
       caps,
       abjad,
       abbreviation: false,
+      hyphenNext: false,
     });
     current = '';
   };
@@ -322,9 +325,12 @@ export function rawWords(text: string, isPerson: boolean): RawWord[] {
     if (isLetterOrDigit(code)) current += ascii[i];
     else if (isApostrophe(code)) continue;
     else if (code === 46 /* . */) end(true);
-    else if (code === 38 /* & */) {
+    else if (code === 45 /* - */ && current.length > 0 && isLetterOrDigit(ascii.charCodeAt(i + 1))) {
       end(false);
-      words.push({ text: 'and', dotted: false, caps: false, abjad, abbreviation: false });
+      words[words.length - 1]!.hyphenNext = true;
+    } else if (code === 38 /* & */) {
+      end(false);
+      words.push({ text: 'and', dotted: false, caps: false, abjad, abbreviation: false, hyphenNext: false });
     } else end(false);
   }
   end(false);

@@ -111,6 +111,18 @@ export function sinoKey(token: string): string | undefined {
   return segmented(token);
 }
 
+/** The token is one Chinese syllable, in pinyin or Wade-Giles ("shek", "tse", "jin"). */
+export function isOneSinoSyllable(token: string): boolean {
+  for (const [initial, shared] of INITIALS) {
+    if (!token.startsWith(initial)) continue;
+    const final = token.slice(initial.length);
+    for (const [candidate, sharedFinal] of FINALS) {
+      if (candidate === final && syllable(initial, final, shared, sharedFinal) !== undefined) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Segmenting tries every initial and final at every position, and the same parts come back all the
  * time (indexing two million names reads each given and family name thousands of times).
