@@ -15,6 +15,7 @@ type Disguise = (name: string, pick: <T>(items: readonly T[]) => T, random: () =
 
 const KEYBOARD = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
 const LOOKALIKE_DIGITS: Readonly<Record<string, string>> = { o: '0', i: '1', l: '1', e: '3', a: '4', s: '5' };
+const LOOKALIKE_SYMBOLS: Readonly<Record<string, string>> = { a: '@', s: '$', i: '!' };
 const SOUNDS: readonly [RegExp, string][] = [
   [/ph/, 'f'],
   [/f/, 'ph'],
@@ -125,6 +126,14 @@ const DISGUISES: Readonly<Record<string, Disguise>> = {
     inLongestWord(name, (word) => {
       const consonants = word[0] + word.slice(1).replace(/[aeiouy]/gi, '');
       return consonants.length >= 3 ? consonants : word;
+    }),
+  // Appended last: each disguise draws from one seeded sequence, so the rows above keep their samples.
+  'a symbol for a letter (@ $ !)': (name, pick) =>
+    inLongestWord(name, (word) => {
+      const places = [...word.toLowerCase()].flatMap((c, i) => (LOOKALIKE_SYMBOLS[c] ? [i] : []));
+      if (places.length === 0) return word;
+      const at = pick(places);
+      return word.slice(0, at) + LOOKALIKE_SYMBOLS[word[at]!.toLowerCase()] + word.slice(at + 1);
     }),
 };
 
