@@ -91,6 +91,25 @@ describe('compareNames: persons', () => {
     expect(score('Naosuke Ii', 'Ii Naosuke')).toBeGreaterThan(0.95);
   });
 
+  it('reads a regnal or generation number in digits, ordinal digits or words as its roman numeral', () => {
+    for (const written of [
+      'Mohammed 6',
+      'Mohammed 6th',
+      'Mohammed the Sixth',
+      'King Mohammed VI',
+      'MOHAMMED VI',
+    ]) {
+      expect(score(written, 'Mohammed VI'), written).toBeGreaterThan(0.95);
+    }
+    expect(score('John Smith the Third', 'John Smith III')).toBeGreaterThan(0.95);
+    expect(score('Pope Benedict XVI', 'Benedict 16th')).toBeGreaterThan(0.95);
+    // Another number is another king, or the son.
+    expect(score('Mohammed 5', 'Mohammed VI')).toBeLessThan(T);
+    expect(score('John Smith 2nd', 'John Smith III')).toBeLessThan(T);
+    // XI after a given name is the family name Xi written in capitals.
+    expect(score('Jinping XI', 'Xi Jinping')).toBeGreaterThan(0.95);
+  });
+
   it('keeps different family names apart (watchman#115)', () => {
     expect(score('George Bush', 'George Habbash')).toBeLessThan(0.5);
     expect(score('Angela Mercaz', 'Angela Merkel')).toBeLessThan(0.5);

@@ -15,6 +15,7 @@ import {
   PLACE_NAMES,
   readNumberWords,
   readOrdinalDigits,
+  readOrdinalWord,
   readRomanNumeral,
 } from './vocabulary/orgWords.js';
 import {
@@ -380,6 +381,32 @@ const GENERATION_KEYS: ReadonlyMap<string, string> = new Map([
   ['iv', '4'],
 ]);
 
+/** Generations and regnal numbers go this high; a larger number ending a name is no generation. */
+const MAX_GENERATION = 39;
+
+/**
+ * A regnal or generation number ending a person's name, written otherwise than GENERATION_KEYS:
+ * in digits ("Mohammed 6", "John Smith 3rd"), as "the" and an ordinal ("Abdullah the Second"), or
+ * as a roman numeral of two letters or more in capitals inside a mixed-case name ("Mohammed VI",
+ * "Charles III": right after a given name only so, as "Ii" there is a Japanese family name). "XI"
+ * is left a word: "Jinping XI" writes the family name in capitals. The number as a key, or
+ * undefined; `i` is the last word or the one before it.
+ */
+function regnalNumber(words: readonly Word[], i: number): string | undefined {
+  const last = words.length - 1;
+  const text = words[i]!.text;
+  if (i === last - 1) {
+    if (text !== 'the') return undefined;
+    const ordinal = readOrdinalWord(words[last]!.text);
+    return ordinal === undefined ? undefined : String(ordinal);
+  }
+  const value = /^[0-9]{1,2}$/.test(text)
+    ? Number(text)
+    : (readOrdinalDigits(text) ??
+      (words[i]!.caps && text.length >= 2 && text !== 'xi' ? readRomanNumeral(text) : undefined));
+  return value !== undefined && value >= 1 && value <= MAX_GENERATION ? String(value) : undefined;
+}
+
 function classify(words: Word[], nameClass: NameClass): Draft[] {
   const texts = words.map((word) => word.text);
   const drafts: Draft[] = [];
@@ -417,6 +444,14 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       continue;
     }
 
+    if (isPerson && i >= 1 && i >= last - 1) {
+      const regnal = regnalNumber(words, i);
+      if (regnal !== undefined) {
+        drafts.push(draftOf(words[last]!, texts.slice(i).join(' '), regnal, 'suffix'));
+        i = last;
+        continue;
+      }
+    }
     if (/^[0-9]+$/.test(text)) {
       drafts.push(draftOf(word, text, String(BigInt(text)), 'number'));
       continue;

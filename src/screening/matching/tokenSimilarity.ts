@@ -4,6 +4,7 @@ import { arabicSoundReadings } from './vocabulary/arabicTranscription.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
+import { readRomanNumeral } from './vocabulary/orgWords.js';
 import { areNicknames } from './vocabulary/personNames.js';
 import { latinSoundOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
@@ -104,7 +105,11 @@ export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: 
     }
     return;
   }
-  if (roleA !== roleB) return;
+  if (roleA !== roleB) {
+    if (roleA === 'suffix' || roleB === 'suffix')
+      sameGeneration(roleA === 'suffix' ? a : b, roleA === 'suffix' ? b : a, out);
+    return;
+  }
   switch (roleA) {
     case 'number':
     case 'suffix':
@@ -127,6 +132,20 @@ export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: 
       if (a.text === b.text) out.score = 1;
       return;
   }
+}
+
+/**
+ * A generation against a part the other name did not read as one: a number with its value (a
+ * subject of unknown kind reads "Mohammed 6" as an organisation would), or a roman numeral of two
+ * letters or more that a name all in capitals leaves a word ("MOHAMMED VI" / "Mohammed VI").
+ */
+function sameGeneration(suffix: NameToken, other: NameToken, out: TokenComparison): void {
+  if (
+    other.role === 'number'
+      ? other.key === suffix.key
+      : other.role === 'word' && other.text.length >= 2 && String(readRomanNumeral(other.text)) === suffix.key
+  )
+    out.score = 1;
 }
 
 function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {

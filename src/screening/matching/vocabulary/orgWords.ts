@@ -123,6 +123,11 @@ const ORDINALS: Record<string, number> = {
   ninetieth: 90,
 };
 
+/** "sixth" -> 6, "twentieth" -> 20. */
+export function readOrdinalWord(token: string): number | undefined {
+  return ORDINALS[token];
+}
+
 interface NumberWords {
   value: number;
   length: number;
