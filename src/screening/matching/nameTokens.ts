@@ -491,7 +491,9 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
         i += spelled.length - 1;
         continue;
       }
-      const roman = i > 0 ? readRomanNumeral(text) : undefined;
+      // A roman numeral is a series number, but not inside a compound ("Tehrik-i-Taliban").
+      const inCompound = word.hyphenNext || words[i - 1]?.hyphenNext === true;
+      const roman = i > 0 && !inCompound ? readRomanNumeral(text) : undefined;
       if (roman !== undefined) {
         drafts.push(draftOf(word, text, String(roman), 'number'));
         continue;
