@@ -34,6 +34,22 @@ describe('nameTokens: roles', () => {
     ]);
   });
 
+  it('passes over the titles, offices and honorifics before a person name, and a seat after it', () => {
+    const texts = (name: string) =>
+      tokens(name)
+        .filter((token) => token.role !== 'stop')
+        .map((token) => token.text);
+    expect(texts('The Rt Hon Keir Starmer MP')).toEqual(['keir', 'starmer']);
+    expect(texts('Vice President Kamala Harris')).toEqual(['kamala', 'harris']);
+    expect(texts('Senior General Min Aung Hlaing')).toEqual(['min', 'aung', 'hlaing']);
+    expect(texts('His Highness Sheikh Tamim bin Hamad Al Thani')[0]).toBe('tamim');
+    expect(texts("Dato' Seri Najib Razak")).toEqual(['najib', 'razak']);
+    expect(texts('Tan Sri Muhyiddin Yassin')).toEqual(['muhyiddin', 'yassin']);
+    // Tan alone is a family name, and Sri may begin a name.
+    expect(texts('Tan Wei Ming')).toEqual(['tan', 'wei', 'ming']);
+    expect(texts('Sri Mulyani Indrawati')).toEqual(['sri', 'mulyani', 'indrawati']);
+  });
+
   it('reads a generation (Jr., Sr., III) and a degree after a person name, the comma before either', () => {
     const roles = (name: string) => tokens(name).map((token) => [token.text, token.role, token.key]);
     expect(roles('Angus S. King, Jr.')).toEqual([

@@ -407,6 +407,24 @@ function regnalNumber(words: readonly Word[], i: number): string | undefined {
   return value !== undefined && value >= 1 && value <= MAX_GENERATION ? String(value) : undefined;
 }
 
+/**
+ * Where a person's name starts after the titles, offices and honorifics before it ("Mr.", "Rt Hon",
+ * "Prime Minister", "His Highness Sheikh"), keeping at least its last word. "Tan Sri" is a title
+ * where Tan alone is a family name, and Seri or Sri follows a title ("Dato' Seri") but alone may
+ * begin a name (Sri Mulyani Indrawati).
+ */
+function afterTitles(words: readonly Word[], texts: readonly string[], last: number): number {
+  let i = 0;
+  for (;;) {
+    if (i >= last) return i;
+    const text = texts[i]!;
+    if ((words[i]!.abjad ? ABJAD_TITLES : PERSON_TITLES).has(text)) i++;
+    else if (text === 'tan' && texts[i + 1] === 'sri' && i + 1 < last) i += 2;
+    else if (i > 0 && (text === 'seri' || text === 'sri')) i++;
+    else return i;
+  }
+}
+
 function classify(words: Word[], nameClass: NameClass): Draft[] {
   const texts = words.map((word) => word.text);
   const drafts: Draft[] = [];
@@ -416,7 +434,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
   let i = 0;
 
   if (isPerson || nameClass === 'unknown') {
-    while (i < last && (words[i]!.abjad ? ABJAD_TITLES : PERSON_TITLES).has(texts[i]!)) i++;
+    i = afterTitles(words, texts, last);
   }
   if (nameClass === 'object') {
     if (i < last && OBJECT_PREFIXES.has(texts[i]!)) i++;
@@ -731,6 +749,8 @@ const POST_NOMINALS: ReadonlySet<string> = new Set([
   'kbe',
   'qc',
   'kc',
+  'mp',
+  'mep',
 ]);
 
 const CONSONANTS_ONLY = /^[b-df-hj-np-tv-xz]{3,}$/;
