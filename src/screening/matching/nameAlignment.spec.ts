@@ -285,6 +285,13 @@ describe('compareNames: organisations', () => {
     expect(score('Tehrik-i-Taliban Pakistan', 'Tehrik-e-Taliban Pakistan', 'organization')).toBeGreaterThan(
       0.9,
     );
+    // A code read out digit by digit is the code; two numbers in words stay two.
+    expect(score('Military Unit Twenty Nine One Five Five', 'Military Unit 29155', 'organization')).toBe(1);
+    expect(score('Unit Two Six One Three Nine', 'Unit 26139', 'organization')).toBe(1);
+    expect(score('Seven-Eleven Japan Co', '7-Eleven Japan Co', 'company')).toBe(1);
+    expect(score('Fifth Third Bank', '5th 3rd Bank', 'company')).toBe(1);
+    // "No." and "Number" say that a number follows.
+    expect(score('Number One Trading', 'No. 1 Trading', 'company')).toBeGreaterThan(0.9);
     // Ordinals in words, compound and past a hundred, as in digits.
     expect(score('Forty-Fourth Brigade', '44th Brigade', 'organization')).toBe(1);
     expect(score('One Hundred and First Airborne Division', '101st Airborne Division', 'organization')).toBe(

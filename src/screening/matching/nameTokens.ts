@@ -13,10 +13,10 @@ import {
   ORG_ABBREVIATIONS,
   ORG_STOPWORDS,
   PLACE_NAMES,
-  readNumberWords,
   readOrdinalDigits,
   readOrdinalWord,
   readRomanNumeral,
+  readSpelledNumber,
 } from './vocabulary/orgWords.js';
 import {
   ABJAD_TITLES,
@@ -381,6 +381,18 @@ const GENERATION_KEYS: ReadonlyMap<string, string> = new Map([
   ['iv', '4'],
 ]);
 
+/** Words that say a number follows ("No. 1", "Nr 5", "Number One"). */
+const NUMBER_SIGNS: ReadonlySet<string> = new Set(['no', 'nr', 'num', 'number']);
+
+function startsNumber(texts: readonly string[], i: number): boolean {
+  const text = texts[i]!;
+  return (
+    /^[0-9]+$/.test(text) ||
+    readOrdinalDigits(text) !== undefined ||
+    readSpelledNumber(texts, i) !== undefined
+  );
+}
+
 /** Generations and regnal numbers go this high; a larger number ending a name is no generation. */
 const MAX_GENERATION = 39;
 
@@ -496,13 +508,18 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       continue;
     }
     if (!isPerson) {
-      const spelled = readNumberWords(texts, i);
+      // "No. 1", "Number One": the number says it.
+      if (NUMBER_SIGNS.has(text) && i < last && startsNumber(texts, i + 1)) {
+        drafts.push(draftOf(word, text, text, 'stop'));
+        continue;
+      }
+      const spelled = readSpelledNumber(texts, i);
       if (spelled) {
         drafts.push(
           draftOf(
             words[i + spelled.length - 1]!,
             texts.slice(i, i + spelled.length).join(' '),
-            String(spelled.value),
+            spelled.digits,
             'number',
           ),
         );

@@ -135,9 +135,35 @@ interface NumberWords {
 
 /**
  * Reads an English number written in words at `tokens[start]` ("forty four", "three", "first",
+ * "forty fourth", "one hundred and first"), or a code read out digit by digit ("two six one three
+ * nine", "twenty nine one five five": three numbers or more, all but the first one digit each),
+ * returning its value as digits and how many tokens it spans.
+ */
+export function readSpelledNumber(
+  tokens: readonly string[],
+  start: number,
+): { digits: string; length: number } | undefined {
+  const first = readNumberWords(tokens, start);
+  if (first === undefined) return undefined;
+  const single = { digits: String(first.value), length: first.length };
+  // An ordinal ends a number: "Fifth Third" is 5 and 3.
+  if (ORDINALS[tokens[start + first.length - 1]!] !== undefined) return single;
+  let digits = single.digits;
+  let length = first.length;
+  for (;;) {
+    const digit = UNITS[tokens[start + length] ?? ''];
+    if (digit === undefined || digit > 9) break;
+    digits += String(digit);
+    length++;
+  }
+  return length - first.length >= 2 ? { digits: String(BigInt(digits)), length } : single;
+}
+
+/**
+ * Reads an English number written in words at `tokens[start]` ("forty four", "three", "first",
  * "forty fourth", "one hundred and first"), returning its value and how many tokens it spans.
  */
-export function readNumberWords(tokens: readonly string[], start: number): NumberWords | undefined {
+function readNumberWords(tokens: readonly string[], start: number): NumberWords | undefined {
   const low = readBelowHundred(tokens, start);
   if (low === undefined || low.length !== 1 || low.value < 1 || low.value > 9) return low;
   const hundred = tokens[start + 1];
