@@ -267,13 +267,22 @@ function oneSyllable(token: NameToken): boolean {
   return token.sino !== '' && isOneSinoSyllable(token.text);
 }
 
-/** The first and the last index of the hyphenated compound holding token `i` (itself alone if none). */
-function compoundAround(tokens: readonly NameToken[], i: number): [number, number] {
+/** The index of the first part of the hyphenated compound holding part `i` (`i` itself if none). */
+function compoundStart(tokens: readonly NameToken[], i: number): number {
   let start = i;
   while (start > 0 && tokens[start - 1]!.hyphenNext) start--;
+  return start;
+}
+
+/** The index of the last part of the hyphenated compound holding part `i` (`i` itself if none). */
+function compoundEnd(tokens: readonly NameToken[], i: number): number {
   let end = i;
   while (end + 1 < tokens.length && tokens[end]!.hyphenNext) end++;
-  return [start, end];
+  return end;
+}
+
+function inCompound(tokens: readonly NameToken[], i: number): boolean {
+  return tokens[i]!.hyphenNext || (i > 0 && tokens[i - 1]!.hyphenNext);
 }
 
 /**
@@ -292,13 +301,15 @@ function compoundSlipScore(
   j: number,
   fuzz: Fuzziness,
 ): number {
+  // Most parts are in no compound: the cheapest test first, on the path of every comparison.
+  if (!inCompound(q, i) || !inCompound(r, j)) return 0;
   const left = q[i]!;
   const right = r[j]!;
   if (left.role !== 'word' || right.role !== 'word') return 0;
-  if (oneSyllable(left) || oneSyllable(right)) return 0;
-  const [qStart, qEnd] = compoundAround(q, i);
-  const [rStart, rEnd] = compoundAround(r, j);
-  if (qStart === qEnd || qEnd - qStart !== rEnd - rStart || i - qStart !== j - rStart) return 0;
+  const qStart = compoundStart(q, i);
+  const qEnd = compoundEnd(q, i);
+  const rStart = compoundStart(r, j);
+  if (qEnd - qStart !== compoundEnd(r, j) - rStart || i - qStart !== j - rStart) return 0;
   let length = 0;
   for (let k = 0; k <= qEnd - qStart; k++) {
     const a = q[qStart + k]!.text;
@@ -308,7 +319,8 @@ function compoundSlipScore(
   }
   const limit = Math.min(1, editBudget(length, fuzz.budgetFactor));
   const cost = weightedDistance(left.text, right.text, limit);
-  return cost <= limit ? 1 - cost / length : 0;
+  if (cost > limit || oneSyllable(left) || oneSyllable(right)) return 0;
+  return 1 - cost / length;
 }
 
 /** Fills the edge pool with every token pair, glued run and acronym that may align. */
