@@ -44,6 +44,17 @@ function inLongestWord(name: string, change: (word: string) => string): string {
   return words.join(' ');
 }
 
+/** One letter of the longest word written as the character in `table` that looks like it. */
+const lookalike =
+  (table: Readonly<Record<string, string>>): Disguise =>
+  (name, pick) =>
+    inLongestWord(name, (word) => {
+      const places = [...word.toLowerCase()].flatMap((c, i) => (table[c] ? [i] : []));
+      if (places.length === 0) return word;
+      const at = pick(places);
+      return word.slice(0, at) + table[word[at]!.toLowerCase()] + word.slice(at + 1);
+    });
+
 /** A position inside the word, neither the first letter nor the last. */
 const inside = (word: string, random: () => number) =>
   1 + Math.floor(random() * Math.max(1, word.length - 2));
@@ -74,13 +85,7 @@ const DISGUISES: Readonly<Record<string, Disguise>> = {
       const at = inside(word, random);
       return word.slice(0, at) + word[at] + word.slice(at);
     }),
-  'a digit for a letter': (name, pick) =>
-    inLongestWord(name, (word) => {
-      const places = [...word.toLowerCase()].flatMap((c, i) => (LOOKALIKE_DIGITS[c] ? [i] : []));
-      if (places.length === 0) return word;
-      const at = pick(places);
-      return word.slice(0, at) + LOOKALIKE_DIGITS[word[at]!.toLowerCase()] + word.slice(at + 1);
-    }),
+  'a digit for a letter': lookalike(LOOKALIKE_DIGITS),
   'a neighbouring key': (name, _pick, random) =>
     inLongestWord(name, (word) => {
       const at = inside(word, random);
@@ -128,13 +133,7 @@ const DISGUISES: Readonly<Record<string, Disguise>> = {
       return consonants.length >= 3 ? consonants : word;
     }),
   // Appended last: each disguise draws from one seeded sequence, so the rows above keep their samples.
-  'a symbol for a letter (@ $ !)': (name, pick) =>
-    inLongestWord(name, (word) => {
-      const places = [...word.toLowerCase()].flatMap((c, i) => (LOOKALIKE_SYMBOLS[c] ? [i] : []));
-      if (places.length === 0) return word;
-      const at = pick(places);
-      return word.slice(0, at) + LOOKALIKE_SYMBOLS[word[at]!.toLowerCase()] + word.slice(at + 1);
-    }),
+  'a symbol for a letter (@ $ !)': lookalike(LOOKALIKE_SYMBOLS),
 };
 
 export interface DisguiseRow {
