@@ -11,6 +11,11 @@ describe('transliterate', () => {
     expect(rawWords('은정 김', true).map((word) => word.text)).toEqual(['eunjeong', 'gim']);
     expect(rawWords('王 晨', true).map((word) => word.text)).toEqual(['wang', 'chen']);
   });
+
+  it('writes the Armenian u (ու) and the ligature և as Latin spellings do', () => {
+    expect(transliterate('Կիմ Ջոնգ Ուն', true)).toBe('Kim Jong Un');
+    expect(rawWords('Շուլց Երևան', true).map((word) => word.text)).toEqual(['shults', 'erevan']);
+  });
 });
 
 describe('transliterate: Arabic spelled as Latin spellings write it', () => {
@@ -76,9 +81,9 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
   });
 
   it('spells the Greek letter pairs as the sounds they write: μπ b, ντ d, γκ g, τζ j, ου u, γου w', () => {
-    expect(transliterate('Τζορτζ Όσμπορν', true)).toBe('jorj Osborn');
-    expect(transliterate('Κλάιβ Μπετς', true)).toBe('Klaiv bets');
-    expect(transliterate('Τομ Γουάτσον', true)).toBe('Tom watson');
+    expect(transliterate('Τζορτζ Όσμπορν', true)).toBe('Jorj Osborn');
+    expect(transliterate('Κλάιβ Μπετς', true)).toBe('Klaiv Bets');
+    expect(transliterate('Τομ Γουάτσον', true)).toBe('Tom Watson');
     expect(transliterate('Αλέξης Τσίπρας', true)).toBe('Alexis Tsipras');
     // τζ before ντ; a pair in capitals stays in capitals (a family-name hint).
     expect(transliterate('Άντζελα Μέρκελ', true)).toBe('Anjela Merkel');

@@ -42,7 +42,9 @@ const HAN_OR_HANGUL_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af
  */
 export function transliterate(text: string, isPerson: boolean): string {
   const normalised = kanaSpelling(
-    devanagariSpelling(greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC'))))),
+    devanagariSpelling(
+      armenianSpelling(greekSpelling(hebrewSpelling(arabicSpelling(text.normalize('NFKC'))))),
+    ),
   );
   if (!HAN_OR_HANGUL.test(normalised)) return anyAscii(normalised);
   const splitFamily = isPerson && (normalised.match(HAN_OR_HANGUL_RUN)?.length ?? 0) === 1;
@@ -183,9 +185,12 @@ const GREEK_PAIRS: readonly [RegExp, string][] = [
   [/ου/giu, 'u'],
 ];
 
-/** `latin` in the case of the pair it replaces: ΜΠΕΤΣ is BETS, Μπετς Bets. */
-const inCaseOf = (latin: string) => (pair: string) =>
-  pair === pair.toUpperCase() && pair !== pair.toLowerCase() ? latin.toUpperCase() : latin;
+/** `latin` in the case of the pair it replaces: ΜΠΕΤΣ is BETS, Μπετς Bets, Ուն Un. */
+const inCaseOf = (latin: string) => (pair: string) => {
+  if (pair === pair.toLowerCase()) return latin;
+  if (pair === pair.toUpperCase()) return latin.toUpperCase();
+  return latin[0]!.toUpperCase() + latin.slice(1);
+};
 
 function greekSpelling(text: string): string {
   if (!GREEK_LETTER.test(text)) return text;
@@ -195,6 +200,23 @@ function greekSpelling(text: string): string {
     .replace(/[\u0300-\u036f]/gu, '')
     .normalize('NFC');
   for (const [pattern, latin] of GREEK_PAIRS) spelled = spelled.replace(pattern, inCaseOf(latin));
+  return spelled;
+}
+
+const ARMENIAN_LETTER = /[\u0531-\u0587]/u;
+/**
+ * Armenian writes u with two letters, ու, which any-ascii spells letter by letter "ow" (Ուն, the
+ * Un of Kim Jong Un, as "own"); եւ (the ligature և once normalised) is ev, not "ew".
+ */
+const ARMENIAN_PAIRS: readonly [RegExp, string][] = [
+  [/ու/giu, 'u'],
+  [/եւ/giu, 'ev'],
+];
+
+function armenianSpelling(text: string): string {
+  if (!ARMENIAN_LETTER.test(text)) return text;
+  let spelled = text;
+  for (const [pattern, latin] of ARMENIAN_PAIRS) spelled = spelled.replace(pattern, inCaseOf(latin));
   return spelled;
 }
 
