@@ -198,12 +198,18 @@ function spellingOf(word: string, kind: EntityKind): string {
 function soundParts(
   words: readonly string[],
   hearing: Hearing,
-  skeletonOf: (word: string) => string,
+  skeletonsOf: (word: string) => string | readonly string[],
 ): ReadingPart[] {
   return partsOf(
     words.map((word) => {
-      const skeleton = skeletonOf(word);
-      return { word, readings: skeleton === '' ? [] : [soundReading(hearing, skeleton)] };
+      const skeletons = skeletonsOf(word);
+      const heard = typeof skeletons === 'string' ? [skeletons] : skeletons;
+      return {
+        word,
+        readings: [...new Set(heard)]
+          .filter((skeleton) => skeleton !== '')
+          .map((skeleton) => soundReading(hearing, skeleton)),
+      };
     }),
     'last',
     'sound',
@@ -252,9 +258,12 @@ const READERS: readonly Reader[] = [
   (full, kind) => {
     if (!isAlphabetName(full)) return [];
     return [
-      soundParts(alphabetWords(full), 'alphabet', (word) =>
-        latinSkeleton(spellingOf(word, kind), 'alphabet'),
-      ),
+      // Its g is hard as the alphabet writes it (კლეგი Clegg), or soft as the Latin spelling of a
+      // name from that alphabet may be heard (Сергей Sergei).
+      soundParts(alphabetWords(full), 'alphabet', (word) => {
+        const spelling = spellingOf(word, kind);
+        return [latinSkeleton(spelling, 'alphabet', true), latinSkeleton(spelling, 'alphabet')];
+      }),
     ];
   },
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.

@@ -261,6 +261,13 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('Κλάιβ Μπετς', 'Clive Betts')).toBe(true);
     expect(match('Τζορτζ Όσμπορν', 'George Osborne')).toBe(true);
     expect(match('Թեդ Քրուզ', 'Ted Cruz')).toBe(true);
+    // An alphabet's g is hard before e and i too (Georgian adds -i to a name: Klegi); a Latin
+    // spelling of an alphabet's name may soften it (Sergei).
+    expect(match('ნიკ კლეგი', 'Nick Clegg')).toBe(true);
+    expect(match('Грег Гендс', 'Greg Hands')).toBe(true);
+    expect(match('Сергей Бурлаков', 'Sergei Burlakov')).toBe(true);
+    // Armenian writes u as ու.
+    expect(match('Կիմ Ջոնգ Ուն', 'Kim Jong-un')).toBe(true);
   });
 
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {

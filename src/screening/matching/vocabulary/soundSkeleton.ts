@@ -118,9 +118,10 @@ const DIGRAPHS = new Map([
  * סמית'), and keeps r after a vowel (Warner וורנר). The alphabets (Cyrillic, Greek, Armenian,
  * Georgian) keep r and hear th as t too, but tell voiced from voiceless (б п, д т, г к, в), r from
  * l, and hear h as g (Гайді Heidi, Хувен Hoeven). Arabic letters tell them apart as well, and kh
- * from h and z from s, but have no p and no v (فيليب Philip, ديفيد David).
+ * from h and z from s, but have no p and no v (فيليب Philip, ديفيد David). `transliterated`: the
+ * spelling is an alphabet's letters transliterated, not English (no soft c or g).
  */
-export function latinSkeleton(spelling: string, hearing: Hearing): string {
+export function latinSkeleton(spelling: string, hearing: Hearing, transliterated = false): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
   // Every script hears the English ch of Chris and Michael as k (克里斯, 크리스, Крис, کریس).
@@ -159,7 +160,10 @@ export function latinSkeleton(spelling: string, hearing: Hearing): string {
       i++;
       continue;
     }
-    const soft = next === 'e' || next === 'i' || next === 'y';
+    // English softens c and g before e, i and y; a transliteration of an alphabet has letters of
+    // its own for those sounds (ж, ჯ, ц), so its g stays hard (კლეგი Klegi, with Georgian's
+    // nominative -i, is Clegg).
+    const soft = !transliterated && (next === 'e' || next === 'i' || next === 'y');
     switch (char) {
       case 'b':
         skeleton += 'B';
