@@ -242,7 +242,8 @@ function alignNames(
     parts?.push(...unmatchedOnly(q, r));
     return 0;
   }
-  const { usedQuery, usedCandidate, matched, total } = aligned;
+  const { usedQuery, usedCandidate, total } = aligned;
+  const matched = aligned.matched + wholeNameHeard(q, r, usedQuery, usedCandidate);
   for (let k = 0; parts !== undefined && k < chosenCount; k++) parts.push(describeEdge(chosen[k]!, q, r));
   const penalty = unmatchedPenalty(
     q,
@@ -419,6 +420,33 @@ function chooseEdges(q: NameToken[], r: NameToken[]): Choice {
     chosen[chosenCount++] = edge;
   }
   return choice;
+}
+
+/**
+ * A name heard (a foreign name in Cyrillic, Hebrew or Chinese characters: vocabulary/soundSkeleton.ts)
+ * whose every part meets every part of the other name, one to one, each by its sound: the parts'
+ * short skeletons (Джон Манн J N / M N, John Mann) are weak evidence alone, as many names share
+ * them, but a whole name of them agreeing part for part is not. Lifts those pairs' scores to a
+ * full one and returns what the name gains; 0, and nothing changed, unless the whole name was
+ * heard so.
+ */
+function wholeNameHeard(q: NameToken[], r: NameToken[], usedQuery: number, usedCandidate: number): number {
+  if (chosenCount < 2 || usedQuery !== 2 ** q.length - 1 || usedCandidate !== 2 ** r.length - 1) return 0;
+  for (let k = 0; k < chosenCount; k++) {
+    const edge = chosen[k]!;
+    if (!singleBits(edge) || edge.score < TOKEN_SCORES.singleSound) return 0;
+    const left = q[31 - Math.clz32(edge.queryMask)]!;
+    const right = r[31 - Math.clz32(edge.candidateMask)]!;
+    if (left.readingKind !== 'sound' && right.readingKind !== 'sound') return 0;
+  }
+  let gain = 0;
+  for (let k = 0; k < chosenCount; k++) {
+    const edge = chosen[k]!;
+    if (edge.score !== TOKEN_SCORES.singleSound) continue;
+    gain += edge.weight * (TOKEN_SCORES.romanisation - TOKEN_SCORES.singleSound);
+    edge.score = TOKEN_SCORES.romanisation;
+  }
+  return gain;
 }
 
 /**

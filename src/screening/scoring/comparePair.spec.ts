@@ -268,6 +268,11 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('Сергей Бурлаков', 'Sergei Burlakov')).toBe(true);
     // Armenian writes u as ու.
     expect(match('Կիմ Ջոնգ Ուն', 'Kim Jong-un')).toBe(true);
+    // Parts of two consonants, weak alone, agree as a whole name; one of them off, they do not.
+    expect(match('Джон Манн', 'John Mann')).toBe(true);
+    expect(match('Тім Кейн', 'Tim Kaine')).toBe(true);
+    expect(match('Джон Манн', 'John Moore')).toBe(false);
+    expect(match('Джон Манн', 'John Mann Smith')).toBe(false);
   });
 
   it('matches Thai names with their RTGS spellings, parts joined or not', () => {
