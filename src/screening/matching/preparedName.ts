@@ -50,7 +50,10 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
-  const undisguised = undisguise(name.full, nameClass).flatMap((text) => {
+  const undisguised = [
+    ...undisguise(name.full, nameClass),
+    ...ukrainianSpelling(name.full, nameClass),
+  ].flatMap((text) => {
     const tokens = nameTokens(text, kind);
     // A mark the name's own reading already passes over ("Ensaniyat_Exchanger") adds nothing.
     if (sameTexts(tokens, nameTokens(name.full, kind))) return [];
@@ -82,6 +85,18 @@ function undisguise(full: string, nameClass: NameClass): string[] {
   const texts = plain === full ? [] : [plain];
   if (nameClass === 'person') texts.push(...lettersForLookalikes(plain));
   return texts;
+}
+
+const UKRAINIAN_LETTERS = /[гГиИ]/u;
+
+/**
+ * A person's name in Cyrillic as Ukrainian and Belarusian romanise it, where г is h and и is y
+ * (Григорович Hryhorovych, Алег Aleh), beside the Russian-style transliteration (Grigorovich): the
+ * letters alone seldom tell a Ukrainian or Belarusian name from a Russian one.
+ */
+function ukrainianSpelling(full: string, nameClass: NameClass): string[] {
+  if (nameClass !== 'person' || !UKRAINIAN_LETTERS.test(full)) return [];
+  return [full.replace(/г/gu, 'h').replace(/Г/gu, 'H').replace(/и/gu, 'y').replace(/И/gu, 'Y')];
 }
 
 /**

@@ -282,6 +282,13 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('สมชาย วงศ์สวัสดิ์', 'Somsak Wongsawat')).toBe(false);
   });
 
+  it('reads a Cyrillic name as Ukrainian and Belarusian romanise it too: г as h, и as y', () => {
+    expect(match('Олександр Григорович Якименко', 'Oleksandr Hryhorovych Yakymenko')).toBe(true);
+    expect(match('Алег Рыгоравіч Мішчанка', 'Aleh Ryhoravich Mishchanka')).toBe(true);
+    // The Russian-style reading stays.
+    expect(match('Александр Григорьевич Якименко', 'Aleksandr Grigoryevich Yakimenko')).toBe(true);
+  });
+
   it('matches Korean names written in Cyrillic with their Latin spellings', () => {
     expect(match('Ким Чен Ын', 'Kim Jong Un')).toBe(true);
     expect(match('Kim Jong-un', 'Ким Чен Ын')).toBe(true);
