@@ -243,7 +243,7 @@ function alignNames(
     return 0;
   }
   const { usedQuery, usedCandidate, total } = aligned;
-  const matched = aligned.matched + wholeNameHeard(q, r, usedQuery, usedCandidate);
+  const matched = aligned.matched + wholeNameHeard(query, candidate, usedQuery, usedCandidate);
   for (let k = 0; parts !== undefined && k < chosenCount; k++) parts.push(describeEdge(chosen[k]!, q, r));
   const penalty = unmatchedPenalty(
     q,
@@ -422,16 +422,30 @@ function chooseEdges(q: NameToken[], r: NameToken[]): Choice {
   return choice;
 }
 
+/** A name in Latin letters (and the marks, digits and spaces of one). */
+const LATIN_NAME = /^[\p{Script=Latin}\p{M}\p{N}\p{P}\p{Zs}]+$/u;
+
 /**
  * A name heard (a foreign name in Cyrillic, Hebrew or Chinese characters: vocabulary/soundSkeleton.ts)
  * whose every part meets every part of the other name, one to one, each by its sound: the parts'
  * short skeletons (Джон Манн J N / M N, John Mann) are weak evidence alone, as many names share
- * them, but a whole name of them agreeing part for part is not. Lifts those pairs' scores to a
+ * them, but a whole name of them agreeing part for part is not. The other name must be written in
+ * Latin letters: the hearing is of an English spelling, and a romanised Chinese name is none
+ * (ჯონ მანი J N / M N is not 孟昭文 Meng Zhaowen, heard M N / J N). Lifts those pairs' scores to a
  * full one and returns what the name gains; 0, and nothing changed, unless the whole name was
  * heard so.
  */
-function wholeNameHeard(q: NameToken[], r: NameToken[], usedQuery: number, usedCandidate: number): number {
+function wholeNameHeard(
+  query: PreparedName,
+  candidate: PreparedName,
+  usedQuery: number,
+  usedCandidate: number,
+): number {
+  const q = query.tokens;
+  const r = candidate.tokens;
   if (chosenCount < 2 || usedQuery !== 2 ** q.length - 1 || usedCandidate !== 2 ** r.length - 1) return 0;
+  const heardSide = q.some((token) => token.readingKind === 'sound') ? query : candidate;
+  if (!LATIN_NAME.test(heardSide === query ? candidate.full : query.full)) return 0;
   for (let k = 0; k < chosenCount; k++) {
     const edge = chosen[k]!;
     if (!singleBits(edge) || edge.score < TOKEN_SCORES.singleSound) return 0;

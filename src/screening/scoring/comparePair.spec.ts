@@ -272,6 +272,8 @@ describe('scoreNamePair across Arabic script and Latin spellings', () => {
     expect(match('Джон Манн', 'John Mann')).toBe(true);
     expect(match('Тім Кейн', 'Tim Kaine')).toBe(true);
     expect(match('Джон Манн', 'John Moore')).toBe(false);
+    // The hearing is of English spellings: a romanised Chinese name (Meng Zhaowen) is none.
+    expect(match('ჯონ მანი', '孟昭文')).toBe(false);
     expect(match('Джон Манн', 'John Mann Smith')).toBe(false);
   });
 
