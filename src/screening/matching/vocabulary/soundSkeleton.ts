@@ -52,14 +52,14 @@ export function latinSoundOf(reading: string, latin: string): string {
  */
 const heard = remembered(REMEMBERED_PARTS, (key) => {
   const hearing = hearingOf(key);
-  return soundReading(hearing, latinSkeleton(key.slice(1), hearing));
+  return soundReading(hearing, latinSkeleton(spoken(key.slice(1)), hearing));
 });
 
 /** A Latin part's readings in every hearing (the search routes list and look them up). */
 export function latinSoundReadings(latin: string): string[] {
   const readings: string[] = [];
   for (const hearing of SEARCHED_HEARINGS) {
-    const skeleton = latinSkeleton(latin, hearing);
+    const skeleton = latinSkeleton(spoken(latin), hearing);
     if (skeleton !== '') readings.push(soundReading(hearing, skeleton));
   }
   return readings;
@@ -69,6 +69,15 @@ const VOWEL = /[aeiouy]/;
 
 /** ch before l or r, and Michael's, is k (Крис, کریس, 克里斯 Chris; Хлоя Chloe; Майкл, 麦克 Michael). */
 const HARD_CH = /ch(?=[lr])|(?<=i)ch(?=ae)/g;
+
+/**
+ * English letters no one says, which transcriptions leave out: kn, wr, gn and ps at the start
+ * (Knight Найт 奈特, Wright Райт 赖特, Psaki Псаки), the l of alk and olk (Walker Уокер 沃克 واکر).
+ */
+const SILENT = /^(?:k(?=n)|w(?=r)|g(?=n)|p(?=s))|(?<=[ao])l(?=k)/g;
+
+/** A Latin spelling as said: without its silent letters (the other script's side never has them). */
+const spoken = (latin: string) => latin.replace(SILENT, '');
 
 /**
  * What a hearing does to a spelling before its consonants are classed: Korean writes f, ph and v
