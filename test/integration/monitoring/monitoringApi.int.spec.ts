@@ -751,13 +751,17 @@ describe('monitoring configurations over HTTP', () => {
     await eventually(async () =>
       expect((await alertsOf('?resolution_status=follow_up_case_created')).alerts).toHaveLength(1),
     );
-    expect((await alertsOf('?resolution_status=follow_up_case_created')).alerts[0]).toMatchObject({
-      alert_id: run.changedAlert,
-      created_case_reference: followUp,
-      resolution_note: `Follow-up case ${followUp} was opened for review.`,
-      resolved_at: run.at(200),
-      recommended_next_actions: ['review_follow_up_case'],
-    });
+    // What to do next reads the follow-up case's decision from case_views, which may be a moment
+    // behind the alert's own projection.
+    await eventually(async () =>
+      expect((await alertsOf('?resolution_status=follow_up_case_created')).alerts[0]).toMatchObject({
+        alert_id: run.changedAlert,
+        created_case_reference: followUp,
+        resolution_note: `Follow-up case ${followUp} was opened for review.`,
+        resolved_at: run.at(200),
+        recommended_next_actions: ['review_follow_up_case'],
+      }),
+    );
     expect((await runsOf()).runs[0]).toMatchObject({
       created_case_reference: followUp,
       updated_at: run.at(200),
