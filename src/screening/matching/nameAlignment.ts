@@ -61,6 +61,11 @@ export const NAME_RULES = {
   repeatExtra: 0.1,
   /** Token pairs scoring below this are not aligned (only near misses score below 0.6). */
   minimumPairScore: 0.3,
+  /**
+   * Two words that agree only by their spelling on less than half of it are not aligned but
+   * conflict ("Castillo" / "Castro" at 0.48); patronymics keep minimumPairScore (Валянцінавіч /
+   * Valentinovich, a Belarusian patronymic against the Russian one, 0.46).
+   */
   minimumFuzzyScore: 0.5,
   /** Glued or split tokens scoring below this are not aligned. */
   minimumMergedScore: 0.5,
@@ -444,15 +449,18 @@ function wholeNameHeard(
   const q = query.tokens;
   const r = candidate.tokens;
   if (chosenCount < 2 || usedQuery !== 2 ** q.length - 1 || usedCandidate !== 2 ** r.length - 1) return 0;
-  const heardSide = q.some((token) => token.readingKind === 'sound') ? query : candidate;
-  if (!LATIN_NAME.test(heardSide === query ? candidate.full : query.full)) return 0;
+  // Every pair heard, checked first: two Latin names aligned in full, the common case on this path,
+  // fail at their first pair.
+  let queryHeard = false;
   for (let k = 0; k < chosenCount; k++) {
     const edge = chosen[k]!;
     if (!singleBits(edge) || edge.score < TOKEN_SCORES.singleSound) return 0;
     const left = q[31 - Math.clz32(edge.queryMask)]!;
     const right = r[31 - Math.clz32(edge.candidateMask)]!;
     if (left.readingKind !== 'sound' && right.readingKind !== 'sound') return 0;
+    queryHeard ||= left.readingKind === 'sound';
   }
+  if (!LATIN_NAME.test(queryHeard ? candidate.full : query.full)) return 0;
   let gain = 0;
   for (let k = 0; k < chosenCount; k++) {
     const edge = chosen[k]!;
