@@ -397,12 +397,13 @@ function startsNumber(texts: readonly string[], i: number): boolean {
 const MAX_GENERATION = 39;
 
 /**
- * A regnal or generation number ending a person's name, written otherwise than GENERATION_KEYS:
- * in digits ("Mohammed 6", "John Smith 3rd"), as "the" and an ordinal ("Abdullah the Second"), or
- * as a roman numeral of two letters or more in capitals inside a mixed-case name ("Mohammed VI",
- * "Charles III": right after a given name only so, as "Ii" there is a Japanese family name). "XI"
- * is left a word: "Jinping XI" writes the family name in capitals. The number as a key, or
- * undefined; `i` is the last word or the one before it.
+ * A regnal or generation number ending a person's name: in digits ("Mohammed 6", "John Smith
+ * 3rd"), as "the" and an ordinal ("Abdullah the Second"), or as a roman numeral: II, III or IV after
+ * two words or more ("John Albert Smith II"), any of two letters or more written in capitals inside
+ * a mixed-case name ("Mohammed VI", "Charles III": right after a given name only so, as "Ii" there
+ * is a Japanese family name, and "Xi", "Vi" are names). "XI" is left a word: "Jinping XI" writes
+ * the family name in capitals. The number as a key, or undefined; `i` is the last word or the one
+ * before it. (Jr. and Sr. are GENERATION_KEYS, read for any name.)
  */
 function regnalNumber(words: readonly Word[], i: number): string | undefined {
   const last = words.length - 1;
@@ -412,10 +413,11 @@ function regnalNumber(words: readonly Word[], i: number): string | undefined {
     const ordinal = readOrdinalWord(words[last]!.text);
     return ordinal === undefined ? undefined : String(ordinal);
   }
+  const roman =
+    (words[i]!.caps && text.length >= 2 && text !== 'xi') || (i >= 2 && ROMAN_GENERATIONS.has(text));
   const value = /^[0-9]{1,2}$/.test(text)
     ? Number(text)
-    : (readOrdinalDigits(text) ??
-      (words[i]!.caps && text.length >= 2 && text !== 'xi' ? readRomanNumeral(text) : undefined));
+    : (readOrdinalDigits(text) ?? (roman ? readRomanNumeral(text) : undefined));
   return value !== undefined && value >= 1 && value <= MAX_GENERATION ? String(value) : undefined;
 }
 
@@ -491,14 +493,13 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
       drafts.push(draftOf(word, text, String(ordinal), 'number'));
       continue;
     }
-    // A generation at the end of a person's name (John Albert Smith II / III, Angus King Jr.: father
-    // and son); a roman one after two words or more: "Ii" alone after a given name is a Japanese
-    // family name (井伊). Read as an organisation's name (a subject of unknown kind is searched both
-    // ways) Jr. and Sr. are set apart too, lest they count as rare words of the name; its roman
+    // Jr. or Sr. at the end of a name (Angus King Jr.: father and son; a person's roman generations
+    // are regnalNumber's). Read as an organisation's name (a subject of unknown kind is searched
+    // both ways) they are set apart too, lest they count as rare words of the name; its roman
     // numerals are a series (Fund XI).
     const atEnd = i === last && i >= 1 && nameClass !== 'object';
     const generation = atEnd ? GENERATION_KEYS.get(text) : undefined;
-    if (generation !== undefined && (!ROMAN_GENERATIONS.has(text) || (isPerson && i >= 2))) {
+    if (generation !== undefined && !ROMAN_GENERATIONS.has(text)) {
       drafts.push(draftOf(word, text, generation, 'suffix'));
       continue;
     }
