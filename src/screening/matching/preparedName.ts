@@ -50,13 +50,12 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
-  const undisguised = [
-    ...undisguise(name.full, nameClass),
-    ...ukrainianSpelling(name.full, nameClass),
-  ].flatMap((text) => {
+  const texts = [...undisguise(name.full, nameClass), ...ukrainianSpelling(name.full, nameClass)];
+  // A reading the name's own tokens already give ("Ensaniyat_Exchanger": the mark is passed over) adds nothing.
+  const ownTokens = texts.length === 0 ? [] : nameTokens(name.full, kind);
+  const undisguised = texts.flatMap((text) => {
     const tokens = nameTokens(text, kind);
-    // A mark the name's own reading already passes over ("Ensaniyat_Exchanger") adds nothing.
-    if (sameTexts(tokens, nameTokens(name.full, kind))) return [];
+    if (sameTexts(tokens, ownTokens)) return [];
     return [preparedNameOf(name.full, name.kind, kind, tokens)];
   });
   if (nameClass !== 'person' && nameClass !== 'unknown') return undisguised;

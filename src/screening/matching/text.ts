@@ -195,11 +195,17 @@ const inCaseOf = (latin: string) => (pair: string) => {
 function greekSpelling(text: string): string {
   if (!GREEK_LETTER.test(text)) return text;
   // Accents decomposed and dropped first, so that the pairs are found however they are accented.
-  let spelled = text
+  const unaccented = text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/gu, '')
     .normalize('NFC');
-  for (const [pattern, latin] of GREEK_PAIRS) spelled = spelled.replace(pattern, inCaseOf(latin));
+  return withPairs(unaccented, GREEK_PAIRS);
+}
+
+/** Each pair of letters replaced by the Latin it stands for, in the pair's case. */
+function withPairs(text: string, pairs: readonly [RegExp, string][]): string {
+  let spelled = text;
+  for (const [pattern, latin] of pairs) spelled = spelled.replace(pattern, inCaseOf(latin));
   return spelled;
 }
 
@@ -214,10 +220,7 @@ const ARMENIAN_PAIRS: readonly [RegExp, string][] = [
 ];
 
 function armenianSpelling(text: string): string {
-  if (!ARMENIAN_LETTER.test(text)) return text;
-  let spelled = text;
-  for (const [pattern, latin] of ARMENIAN_PAIRS) spelled = spelled.replace(pattern, inCaseOf(latin));
-  return spelled;
+  return ARMENIAN_LETTER.test(text) ? withPairs(text, ARMENIAN_PAIRS) : text;
 }
 
 const DEVANAGARI = /[\u0900-\u097f]/u;

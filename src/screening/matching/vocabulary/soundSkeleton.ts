@@ -5,7 +5,7 @@ import { REMEMBERED_PARTS, remembered } from '../remembered.js';
  * boriseu, בוריס bwrys) and the Latin spelling it stands for (Boris) meet: B L S on both sides.
  * Each hearing (Chinese, Korean, Hebrew, the alphabets that write vowels (Cyrillic, Greek, Armenian,
  * Georgian), Arabic letters) has its own classes for the Latin side; a reading
- * carries its hearing as its first letter ('c', 'k', 'h', 'r') before the skeleton, in capitals.
+ * carries its hearing as its first letter ('c', 'k', 'h', 'r', 'a') before the skeleton, in capitals.
  */
 export type Hearing = 'chinese' | 'korean' | 'hebrew' | 'alphabet' | 'arabic';
 
