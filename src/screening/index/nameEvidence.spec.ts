@@ -9,7 +9,8 @@ interface Part {
 /** The rules of NameEvidence, written the plain way: a map from name to evidence. */
 function reference(parts: readonly Part[], limit: number, allowed: (name: number) => boolean): number[] {
   const evidence = new Map<number, number>();
-  for (const part of parts) {
+  // The parts that bring in names first, then the others raise what those reached.
+  for (const part of [...parts.filter((p) => p.mayAdd), ...parts.filter((p) => !p.mayAdd)]) {
     const credited = new Set<number>();
     for (const { names, weight } of part.terms) {
       for (const name of names) {
@@ -30,8 +31,15 @@ function reference(parts: readonly Part[], limit: number, allowed: (name: number
 
 function run(evidence: NameEvidence, parts: readonly Part[], limit: number, allowed = (_: number) => true) {
   for (const part of parts) {
+    if (!part.mayAdd) {
+      evidence.raise(
+        part.terms.map(({ names }) => Int32Array.from(names)),
+        part.terms.map(({ weight }) => weight),
+      );
+      continue;
+    }
     evidence.beginPart();
-    for (const { names, weight } of part.terms) evidence.add(Int32Array.from(names), weight, part.mayAdd);
+    for (const { names, weight } of part.terms) evidence.add(Int32Array.from(names), weight);
   }
   return evidence.take(limit, allowed);
 }
@@ -66,15 +74,38 @@ describe('NameEvidence', () => {
     expect(best).toEqual([3, 1, 2]);
   });
 
-  it('lets a part that may not add names only raise names an earlier part reached', () => {
+  it('lets a part that may not add names only raise, by its first term, names the other parts reached', () => {
     const evidence = new NameEvidence(10);
     const parts: Part[] = [
       { mayAdd: false, terms: [{ names: [1, 4], weight: 5 }] },
       { mayAdd: true, terms: [{ names: [1, 2], weight: 1 }] },
-      { mayAdd: false, terms: [{ names: [2, 3], weight: 2 }] },
+      {
+        mayAdd: false,
+        terms: [
+          { names: [2, 3], weight: 2 },
+          { names: [2], weight: 9 },
+        ],
+      },
     ];
-    // 1's first part came before anything reached it; 3 is reached by a non-adding part only.
-    expect(run(evidence, parts, 10)).toEqual([2, 1]);
+    // 1 is raised by the first part, which came before the part reaching it; 4 and 3 are reached
+    // by raising parts only; 2 is held by both terms of the last part and earns the first (2, not 9).
+    expect(run(evidence, parts, 10)).toEqual([1, 2]);
+  });
+
+  it('raises names of the blocks the other parts reach, past blocks they do not, for one search only', () => {
+    const evidence = new NameEvidence(200_000);
+    // Names 40,000 and 150,000 are in the second and fifth blocks; the raising list also holds
+    // names of blocks no other part reaches (the first, third and fourth), which it passes over.
+    const reaching: Part[] = [
+      { mayAdd: true, terms: [{ names: [40_000, 150_000], weight: 1 }] },
+      { mayAdd: true, terms: [{ names: [150_000], weight: 0.5 }] },
+    ];
+    const raising: Part = {
+      mayAdd: false,
+      terms: [{ names: [3, 40_000, 70_000, 100_000, 120_000], weight: 2 }],
+    };
+    expect(run(evidence, [...reaching, raising], 10)).toEqual([40_000, 150_000]);
+    expect(run(evidence, reaching, 10)).toEqual([150_000, 40_000]);
   });
 
   it('breaks ties by name and leaves out names that are not allowed', () => {

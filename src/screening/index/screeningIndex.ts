@@ -482,8 +482,8 @@ export class ScreeningIndex {
     // A name sharing only the common half of a subject's name cannot reach a threshold: "John" alone
     // is not "John Smith", and two names of six parts that agree only on "Abdul", "Muhammad" and
     // "Jr" are two people. So only the rarer half of the parts (the rarest one of two) bring in new
-    // names; the common half only adds evidence to names already found, and "john" or "mohammad"
-    // never floods the candidates.
+    // names; the common half only adds evidence to names the rarer parts (or parts glued or split)
+    // found, and "john" or "mohammad" never floods the candidates.
     const adding = matched.length <= 2 ? 1 : Math.ceil(matched.length / 2);
     for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding);
     for (const terms of this.joinedParts(parts)) this.collect(terms, true);
@@ -502,7 +502,7 @@ export class ScreeningIndex {
         if (names === undefined) continue;
         this.evidence.beginPart();
         const idf = Math.log(1 + this.nameEntity.length / names.length);
-        this.evidence.add(names, idf * TOKEN_SCORES.acronym, true);
+        this.evidence.add(names, idf * TOKEN_SCORES.acronym);
       }
     }
     return this.evidence.take(CANDIDATE_NAMES, (nameId) => allowed(this.nameEntity[nameId]!));
@@ -568,13 +568,20 @@ export class ScreeningIndex {
 
   /**
    * Adds each term's IDF, times its similarity, to the names holding it, once per query part: the
-   * terms come best first, so a name reached by several terms of one part counts the best.
+   * terms come best first, so a name reached by several terms of one part counts the best. A part
+   * that may not bring in names raises those the others reach (NameEvidence.raise).
    */
   private collect(terms: readonly TermMatch[], mayAdd: boolean): void {
-    this.evidence.beginPart();
-    for (const { term, similarity } of terms) {
-      this.evidence.add(this.postings[term]!, this.idf[term]! * similarity, mayAdd);
+    if (!mayAdd) {
+      this.evidence.raise(
+        terms.map(({ term }) => this.postings[term]!),
+        terms.map(({ term, similarity }) => this.idf[term]! * similarity),
+      );
+      return;
     }
+    this.evidence.beginPart();
+    for (const { term, similarity } of terms)
+      this.evidence.add(this.postings[term]!, this.idf[term]! * similarity);
   }
 }
 
