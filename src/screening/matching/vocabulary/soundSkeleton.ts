@@ -47,9 +47,18 @@ export function readsEveryName(reading: string): boolean {
 const HEARD = new Map(
   (Object.keys(PREFIX) as Hearing[]).map((hearing) => [
     PREFIX[hearing],
-    remembered(REMEMBERED_PARTS / 2, (latin) => soundReading(hearing, latinSkeleton(spoken(latin), hearing))),
+    // Half the parts each: a query's script uses one or two hearings, not all five.
+    remembered(REMEMBERED_PARTS / 2, (latin) => heardAs(latin, hearing)),
   ]),
 );
+
+/**
+ * A Latin part as `hearing` hears it: the hearing's letter, then the skeleton (the letter alone
+ * when nothing is heard).
+ */
+function heardAs(latin: string, hearing: Hearing): string {
+  return soundReading(hearing, latinSkeleton(spoken(latin), hearing));
+}
 
 /** The Latin part's reading to compare with `reading`: heard as the reading's script hears it. */
 export function latinSoundOf(reading: string, latin: string): string {
@@ -60,8 +69,8 @@ export function latinSoundOf(reading: string, latin: string): string {
 export function latinSoundReadings(latin: string): string[] {
   const readings: string[] = [];
   for (const hearing of SEARCHED_HEARINGS) {
-    const skeleton = latinSkeleton(spoken(latin), hearing);
-    if (skeleton !== '') readings.push(soundReading(hearing, skeleton));
+    const reading = heardAs(latin, hearing);
+    if (reading.length > 1) readings.push(reading);
   }
   return readings;
 }
