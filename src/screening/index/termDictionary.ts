@@ -11,6 +11,7 @@ import {
 import { shortVowels } from '../matching/vocabulary/japaneseReadings.js';
 import { englishSound } from '../matching/vocabulary/katakanaLoanwords.js';
 import { latinSoundReadings } from '../matching/vocabulary/soundSkeleton.js';
+import { TrigramNeighbours } from './trigramNeighbours.js';
 
 /**
  * The distinct name parts (terms) of every indexed name, and how a part of a query reaches the
@@ -133,8 +134,8 @@ export class TermDictionaryBuilder {
 }
 
 export class TermDictionary {
-  // Scratch space of `neighbours`, sized to the dictionary once.
-  private readonly overlap: Uint16Array;
+  private readonly neighbours: TrigramNeighbours;
+  // Scratch space of `find`, sized to the dictionary once.
   private readonly seen: Uint32Array;
   private stamp = 0;
   private readonly comparison: TokenComparison = { score: 0, kind: 'exact' };
@@ -146,9 +147,12 @@ export class TermDictionary {
     private readonly byKey: ReadonlyMap<string, Int32Array>,
     private readonly byPhonetic: ReadonlyMap<string, Int32Array>,
     private readonly bySkeleton: ReadonlyMap<string, Int32Array>,
-    private readonly byTrigram: ReadonlyMap<string, Int32Array>,
+    byTrigram: ReadonlyMap<string, Int32Array>,
   ) {
-    this.overlap = new Uint16Array(tokens.length);
+    this.neighbours = new TrigramNeighbours(
+      byTrigram,
+      Uint16Array.from(tokens, (token) => token.text.length),
+    );
     this.seen = new Uint32Array(tokens.length);
   }
 
@@ -241,7 +245,9 @@ export class TermDictionary {
       const term = this.ids.get(reading);
       if (term !== undefined) consider(term);
     }
-    if (part.text.length >= 4) for (const term of this.neighbours(part.text)) consider(term);
+    if (part.text.length >= 4) {
+      for (const term of this.neighbours.of(part.text, trigramsOf(part.text), MAX_NEIGHBOURS)) consider(term);
+    }
     return found;
   }
 
@@ -256,42 +262,5 @@ export class TermDictionary {
       this.seen.fill(0);
       this.stamp = 1;
     }
-  }
-
-  /**
-   * Terms sharing the most character 3-grams with `text` (at least a third of them), closest
-   * first, at most MAX_NEIGHBOURS: the terms a typo, a transposition or a dropped letter lead to.
-   */
-  private neighbours(text: string): number[] {
-    const grams = trigramsOf(text);
-    const touched: number[] = [];
-    for (const gram of grams) {
-      const terms = this.byTrigram.get(gram);
-      if (!terms) continue;
-      for (let i = 0; i < terms.length; i++) {
-        const term = terms[i]!;
-        if (this.overlap[term] === 0) touched.push(term);
-        this.overlap[term]!++;
-      }
-    }
-    const minimum = Math.max(2, Math.ceil(grams.length / 3));
-    const buckets: number[][] = [];
-    for (const term of touched) {
-      const shared = this.overlap[term]!;
-      this.overlap[term] = 0;
-      const length = this.tokens[term]!.text.length;
-      if (shared < minimum || Math.abs(length - text.length) > 3) continue;
-      const bucket = buckets[shared];
-      if (bucket) bucket.push(term);
-      else buckets[shared] = [term];
-    }
-    const closest: number[] = [];
-    for (let shared = buckets.length - 1; shared >= minimum && closest.length < MAX_NEIGHBOURS; shared--) {
-      for (const term of buckets[shared] ?? []) {
-        if (closest.length === MAX_NEIGHBOURS) break;
-        closest.push(term);
-      }
-    }
-    return closest;
   }
 }
