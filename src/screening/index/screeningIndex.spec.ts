@@ -492,6 +492,21 @@ describe('ScreeningIndex.search: a very common given name', () => {
   });
 });
 
+describe('ScreeningIndex.search: the rarer half of each reading of a name of unknown kind', () => {
+  it("lets a person reading's one word bring in names, whatever the organisation reading has rarer", () => {
+    // Read as a person's name, "ABU RUSDAN" is the particle Abu and "rusdan"; read as an
+    // organisation's, "abu" is a word, rarer here than "rusdan" (one organisation, four persons).
+    const parties = [
+      listed({ id: 'test:rusdan', name: 'ABU RUSDAN' }),
+      ...['Ali', 'Umar', 'Hasan'].map((given, i) => listed({ id: `test:r${i}`, name: `${given} Rusdan` })),
+      listed({ id: 'test:trading', name: 'Abu Trading', kind: 'company' }),
+    ];
+    const crowd = ScreeningIndex.build(parties);
+    expect(ids(search('ABU RUSDAN', { kind: 'unknown', on: crowd }))[0]).toBe('test:rusdan');
+    expect(ids(search('ABU RUSDAN', { kind: 'person', on: crowd }))[0]).toBe('test:rusdan');
+  });
+});
+
 describe('ScreeningIndex.search: reading names (Japanese in kanji, Korean in Cyrillic)', () => {
   const japanese = ScreeningIndex.build([
     listed({ id: 'test:abe', name: '安倍晋三' }),

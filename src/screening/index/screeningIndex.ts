@@ -472,20 +472,28 @@ export class ScreeningIndex {
     options: SearchOptions,
     allowed: (entityId: number) => boolean,
   ): number[] {
-    const parts = queryParts(subject);
+    const { parts, readings } = queryPartReadings(subject);
     const matched = parts
       .map((part) => leadingTerms(this.terms.matches(part, options.profile.fuzziness)))
-      .filter((terms) => terms.length > 0)
-      .map((terms) => ({ terms, frequency: this.frequencyOf(terms) }))
+      .map((terms, part) => ({ part, terms, frequency: this.frequencyOf(terms), adding: false }))
+      .filter(({ terms }) => terms.length > 0)
       .sort((a, b) => a.frequency - b.frequency);
 
     // A name sharing only the common half of a subject's name cannot reach a threshold: "John" alone
     // is not "John Smith", and two names of six parts that agree only on "Abdul", "Muhammad" and
     // "Jr" are two people. So only the rarer half of the parts (the rarest one of two) bring in new
     // names; the common half only adds evidence to names the rarer parts (or parts glued or split)
-    // found, and "john" or "mohammad" never floods the candidates.
-    const adding = matched.length <= 2 ? 1 : Math.ceil(matched.length / 2);
-    for (const [rank, { terms }] of matched.entries()) this.collect(terms, rank < adding);
+    // found, and "john" or "mohammad" never floods the candidates. The halves are those of each
+    // reading of the name: a subject of unknown kind read as an organisation has "Abu" of "ABU
+    // RUSDAN" as a word, rarer than "rusdan", while read as a person it is a particle, and
+    // "rusdan" is all of the name.
+    for (const reading of readings) {
+      const ranked = matched.filter(({ part }) => reading.includes(part));
+      const adding = ranked.length <= 2 ? 1 : Math.ceil(ranked.length / 2);
+      for (const entry of ranked.slice(0, adding)) entry.adding = true;
+    }
+    for (const { terms } of matched.filter((entry) => entry.adding)) this.collect(terms, true);
+    for (const { terms } of matched.filter((entry) => !entry.adding)) this.collect(terms, false);
     for (const terms of this.joinedParts(parts)) this.collect(terms, true);
     for (const [rarer, commoner] of this.splitParts(parts)) {
       this.collect(rarer, true);
@@ -602,21 +610,34 @@ function leadingTerms(terms: readonly TermMatch[]): readonly TermMatch[] {
  * reverse index of monitoring reads names the same way, src/monitoring/delta/monitoredSubjectIndex.ts.)
  */
 export function queryParts(subject: PreparedSubject): NameToken[] {
+  return queryPartReadings(subject).parts;
+}
+
+/** queryParts, and which of them (indices) each kind's reading of the name has. */
+function queryPartReadings(subject: PreparedSubject): { parts: NameToken[]; readings: number[][] } {
   const kinds =
     subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
-  const seen = new Set<string>();
+  const ids = new Map<string, number>();
   const parts: NameToken[] = [];
+  const readings: number[][] = [];
   for (const kind of kinds) {
+    const reading: number[] = [];
     for (const name of subject.namesFor(kind)) {
       for (const token of name.tokens) {
+        if (!isSearchablePart(token)) continue;
         // Two reading names may hold one text read otherwise (恩 in a Japanese and a Korean reading).
         const identity =
           token.readings.length === 0 ? token.text : `${token.text}|${token.readings.join('|')}`;
-        if (!isSearchablePart(token) || seen.has(identity)) continue;
-        seen.add(identity);
-        parts.push(token);
+        let id = ids.get(identity);
+        if (id === undefined) {
+          id = parts.length;
+          ids.set(identity, id);
+          parts.push(token);
+        }
+        if (!reading.includes(id)) reading.push(id);
       }
     }
+    readings.push(reading);
   }
-  return parts;
+  return { parts, readings };
 }
