@@ -186,6 +186,38 @@ describe('compareNames: repeated parts', () => {
   });
 });
 
+describe('compareNames: names in Arabic letters against their Latin spellings', () => {
+  it('reads ق as the gh Persian names are written with in Latin letters', () => {
+    expect(score('محمد باقری', 'Mohammed Hossein Bagheri')).toBeGreaterThanOrEqual(T);
+    expect(score('محمدباقر ذوالقدر', 'Mohammad Bagher Zolghadr')).toBeGreaterThanOrEqual(T);
+    // غ is still gh, and ق still q, k or g: Qasim, Belgacem.
+    expect(score('عمر محمد قدير', 'AMOR MOHAMED GHEDEIR')).toBeGreaterThanOrEqual(T);
+    expect(score('غلام', 'Gholam')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('meets a compound glued on one side across a d the Latin parts put before j or h', () => {
+    // "Mohammad" and "Javad" glued make a dj, which alone is the j of Djamel.
+    expect(score('محمدجواد ظریف', 'Mohammad Javad Zarif')).toBeGreaterThanOrEqual(T);
+    expect(score('محمد جواد ظریف', 'Mohammadjavad Zarif')).toBeGreaterThanOrEqual(T);
+    expect(explain('محمدجواد ظریف', 'Mohammad Javad Zarif').alignment).toContainEqual(
+      expect.objectContaining({ candidate: 'mohammad javad', kind: 'merged' }),
+    );
+  });
+
+  it('reads ابو as the particle Abu, as a Latin name has it', () => {
+    expect(score('أبو بكر البغدادي', 'Abu Bakr al-Baghdadi')).toBeGreaterThanOrEqual(T);
+    expect(score('ابو محمد الجولاني', 'Abu Mohammed al-Jawlani')).toBeGreaterThanOrEqual(T);
+    expect(score('ابو مهاجر', 'Abou Mouhadjir')).toBeGreaterThanOrEqual(T);
+  });
+
+  it('hears a foreign name in Persian letters as it is said', () => {
+    // و first the consonant and then a vowel; the gh of ight is not said.
+    expect(score('دیوید والادو', 'David Valadao')).toBeGreaterThanOrEqual(T);
+    expect(score('استیو نایت', 'Steve Knight')).toBeGreaterThanOrEqual(T);
+    expect(score('استیو نایت', 'Steve Nagy')).toBeLessThan(T);
+  });
+});
+
 describe('compareNames: Arabic lineage chains', () => {
   it('tells a son from his father: the part before bin is the own name', () => {
     expect(score('SALMAN BIN MUHAMMAD AL-RAWI', 'MUHAMMAD BIN SALMAN AL-RAWI')).toBeLessThan(0.5);

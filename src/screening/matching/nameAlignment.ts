@@ -4,6 +4,7 @@ import { MAX_TOKENS, type NameClass, type NameToken, type TokenRole } from './na
 import type { PreparedName } from './preparedName.js';
 import { REMEMBERED_PARTS, remembered } from './remembered.js';
 import {
+  abjadVReading,
   compareTokens,
   type Fuzziness,
   readingScore,
@@ -14,6 +15,7 @@ import {
   type TokenMatchKind,
   textSkeletonReadings,
   withoutInnerArticle,
+  withVReading,
 } from './tokenSimilarity.js';
 import { isOneSinoSyllable } from './vocabulary/chineseRomanisation.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
@@ -675,9 +677,21 @@ function runReadings(runs: NameToken[], start: number, end: number, withArticle:
   let found = readings[slot];
   if (!found) {
     found = skeletonReadingsOfText(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
+    // Latin parts glued may make a digraph neither part has ("Mohammad Javad": d and j as in
+    // Djamel, "Mohammad Hassan": d and h as in Dhafer): the parts' own skeletons, joined, too.
+    const ownSkeletons = runs[start]!.abjad ? '' : joinedSkeleton(runs, start, end, withArticle);
+    if (ownSkeletons.length > 0 && !found.includes(ownSkeletons)) found = [...found, ownSkeletons];
     readings[slot] = found;
   }
   return found;
+}
+
+function joinedSkeleton(tokens: NameToken[], start: number, end: number, withArticle: boolean): string {
+  let joined = '';
+  for (let k = start; k <= end; k++) {
+    if (withArticle || !isArticle(tokens[k]!)) joined += tokens[k]!.skeleton;
+  }
+  return joined;
 }
 
 const gluedRunReadings = new WeakMap<NameToken[], (readonly string[])[]>();
@@ -691,7 +705,12 @@ function skeletonReadingsOfText(text: string, abjad: boolean): readonly string[]
   return abjad ? abjadRunReadings(text) : latinRunReadings(text);
 }
 
-const abjadRunReadings = remembered(REMEMBERED_PARTS, (text) => textSkeletonReadings(text, true));
+// An abjad run also with each w read as v (محمد جواد / Mohammadjavad), as a single part is (withVReading).
+const abjadRunReadings = remembered(REMEMBERED_PARTS, (text) => {
+  const readings = textSkeletonReadings(text, true);
+  const v = abjadVReading(text);
+  return v === '' || readings.includes(v) ? readings : [...readings, v];
+});
 const latinRunReadings = remembered(REMEMBERED_PARTS, (text) => textSkeletonReadings(text, false));
 
 /**
@@ -748,8 +767,9 @@ function doubledAtJoin(left: string, right: string): number {
  * name writes the article once and leaves out its repeats ("ABOU EL YAZID EL AYASHI" keeps one el).
  */
 function compoundReadings(token: NameToken): readonly string[] {
-  const readings = skeletonReadings(token);
-  const assimilated = token.abjad ? withoutInnerArticle(token.text) : '';
+  if (!token.abjad) return skeletonReadings(token);
+  const readings = withVReading(token);
+  const assimilated = withoutInnerArticle(token.text);
   return assimilated === '' || readings.includes(assimilated) ? readings : [...readings, assimilated];
 }
 

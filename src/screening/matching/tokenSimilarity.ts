@@ -340,6 +340,8 @@ const LATIN_READINGS: readonly [RegExp, string][] = [
   [/ch/g, 'sh'],
   // g but in gh: Egyptian spellings write ج g (رجب Ragab, جمال Gamal).
   [/g(?!h)/g, 'j'],
+  // gh: also ق, which Persian says as غ and writes gh in Latin letters (باقری Bagheri, صادق Sadegh).
+  [/gh/g, 'q'],
   // c before e, i or y: French spellings write س so (لونيسي Lounici).
   [/c(?=[eiy])/g, 's'],
   // A final h after a vowel: the -ah Latin writes for a final vowel (ملا Mullah, حمزة Hamzah).
@@ -361,7 +363,10 @@ function withSemivowels(text: string): string {
 /**
  * A token's consonant skeleton, and the other readings of letters that names write more than one
  * way across an abjad transliteration (docs/screening-matching.md, "Romanization tables"):
- * - Latin dh: the z of ذ and ظ (the skeleton), or d and h (Adham, أدهم);
+ * - Latin dh: the z of ذ and ظ (the skeleton), or d and h (Adham, أدهم); Latin dj: the j of French
+ *   spellings (Djamel, the skeleton), or d and j, where parts are glued (Mohammadjavad, محمدجواد);
+ * - Latin gh: غ (the skeleton), or ق, which Persian says as غ and writes gh in Latin letters (باقری
+ *   Bagheri, صادق Sadegh, ذوالقدر Zolghadr);
  * - Latin th: also ظ, which Iraqi and Gulf spellings write th (كاظم Kathim, Kadhim, Kazim);
  * - Latin z: also ض, which Persian, Pashto and Urdu say z (فضل Fazal, ضیا Zia, رضا Raza);
  * - Latin ch: also ش, as French spellings of Maghreb names write it (علوش Alouche, عكاشة Akkacha);
@@ -390,15 +395,20 @@ const V_READINGS = new WeakMap<NameToken, readonly string[]>();
  * w is the vowel u or o far more often, and as a key it would list every such word of the lists
  * under a b, multiplying the terms each Latin part is confirmed against.
  */
-function withVReading(token: NameToken): readonly string[] {
+export function withVReading(token: NameToken): readonly string[] {
   let readings = V_READINGS.get(token);
   if (!readings) {
     const own = skeletonReadings(token);
-    const v = token.text.includes('w') ? consonantSkeleton(token.text.replaceAll('w', 'v'), true) : '';
+    const v = abjadVReading(token.text);
     readings = v === '' || own.includes(v) ? own : [...own, v];
     V_READINGS.set(token, readings);
   }
   return readings;
+}
+
+/** The skeleton of an abjad text with each w the consonant v ("" when it has no w). */
+export function abjadVReading(text: string): string {
+  return text.includes('w') ? consonantSkeleton(text.replaceAll('w', 'v'), true) : '';
 }
 
 /** The skeleton of an abjad compound without the article inside it ("" when it has none). */
@@ -426,7 +436,8 @@ export function textSkeletonReadings(
     if (assimilated.length >= 4) add(assimilated);
     return readings;
   }
-  if (text.includes('dh')) add(consonantSkeleton(text, true));
+  // dh and dj also as two letters: Adham (أدهم), and parts glued across a d ("Mohammadjavad").
+  if (text.includes('dh') || text.includes('dj')) add(consonantSkeleton(text, true));
   for (const [pattern, by] of LATIN_READINGS) {
     const rewritten = text.replace(pattern, by);
     if (rewritten !== text) add(consonantSkeleton(rewritten));

@@ -11,12 +11,14 @@ import { latinSkeleton, soundReading } from './soundSkeleton.js';
  * (tokenSimilarity.ts `compareArabicSound`): the consonant skeleton is what finds such names.
  *
  * The sound readings of a word in Arabic letters from its transliteration (w for و, y for ی, th for
- * ث): و read as the consonant v and as a vowel, ز as z and as an English s said z, ث as s (as
- * Persian says it).
+ * ث): و read as the consonant v, as a vowel, and at the start as v and after it as a vowel; ز as
+ * z and as an English s said z, ث as s (as Persian says it).
  */
 export function arabicSoundReadings(spelling: string): string[] {
   const plain = spelling.replaceAll('th', 's');
   let spellings = plain.includes('w') ? [plain.replaceAll('w', 'v'), plain.replaceAll('w', '')] : [plain];
+  // و first a consonant and then a vowel, as most foreign names have it (والادو Valadao, ویلسون Wilson).
+  if (/^w.*w/.test(plain)) spellings.push(`v${plain.slice(1).replaceAll('w', '')}`);
   if (plain.includes('z')) spellings = [...spellings, ...spellings.map((text) => text.replaceAll('z', 's'))];
   const readings: string[] = [];
   for (const variant of spellings) {

@@ -487,9 +487,18 @@ const PARTICLES = new Map<string, string>([
   ['zu', 'zu'],
 ]);
 
+/**
+ * Particles as an Arabic-script name spells them once transliterated (arabicSpelling, no short
+ * vowels): ابو and أبو (the hamza left out) are Abu. The article and بن already read as Latin does.
+ */
+const ABJAD_PARTICLES = new Map<string, string>([
+  ['abw', 'abu'],
+  ['bw', 'abu'],
+]);
+
 /** The canonical particle ("el" -> "al"), or undefined when the token is no particle. */
-export function particleOf(token: string): string | undefined {
-  return PARTICLES.get(token);
+export function particleOf(token: string, abjad = false): string | undefined {
+  return (abjad ? ABJAD_PARTICLES.get(token) : undefined) ?? PARTICLES.get(token);
 }
 
 const PATRONYMIC_ENDINGS = [

@@ -113,8 +113,12 @@ const HEARD_AS: Record<Hearing, (latin: string) => string> = {
       .replace(/^wh/, 'w')
       .replace(/(?<!^)w/g, ''),
   // Arabic letters write w and v with one letter و (ویلیام William, دیوید David), and gh and q
-  // with ق or غ (قاسم Ghassem, Ghasem).
-  arabic: (latin) => latin.replace(/gh|q/g, 'g').replace(/wh?/g, 'v'),
+  // with ق or غ (قاسم Ghassem, Ghasem); the English gh of ight is silent (نایت Knight, رایت Wright).
+  arabic: (latin) =>
+    latin
+      .replace(/igh(?=t)/g, 'i')
+      .replace(/gh|q/g, 'g')
+      .replace(/wh?/g, 'v'),
 };
 const DIGRAPHS = new Map([
   ['ph', 'F'],
