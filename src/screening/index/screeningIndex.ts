@@ -483,11 +483,15 @@ export class ScreeningIndex {
     // is not "John Smith", and two names of six parts that agree only on "Abdul", "Muhammad" and
     // "Jr" are two people. So only the rarer half of the parts (the rarest one of two) bring in new
     // names; the common half only adds evidence to names the rarer parts (or parts glued or split)
-    // found, and "john" or "mohammad" never floods the candidates. The halves are those of each
-    // reading of the name: a subject of unknown kind read as an organisation has "Abu" of "ABU
-    // RUSDAN" as a word, rarer than "rusdan", while read as a person it is a particle, and
-    // "rusdan" is all of the name.
-    for (const reading of readings) {
+    // found, and "john" or "mohammad" never floods the candidates. A subject of unknown kind is
+    // read as a person's name and as an organisation's: the halves are those of all its parts,
+    // and also those of the person reading, so that it finds what the same subject as a person
+    // would. Read as an organisation, "ABU RUSDAN" has "abu" as a word, rarer than "rusdan"; read
+    // as a person, "abu" is a particle and "rusdan" all of the name. (The organisation reading's
+    // own halves too brought in more false positives: 4 more among the 50,000 synthetic US
+    // negatives, 3 among the 24,496 names from every region.)
+    const all = matched.map(({ part }) => part);
+    for (const reading of readings.length > 1 ? [all, readings[0]!] : [all]) {
       const ranked = matched.filter(({ part }) => reading.includes(part));
       const adding = ranked.length <= 2 ? 1 : Math.ceil(ranked.length / 2);
       for (const entry of ranked.slice(0, adding)) entry.adding = true;
@@ -613,7 +617,7 @@ export function queryParts(subject: PreparedSubject): NameToken[] {
   return queryPartReadings(subject).parts;
 }
 
-/** queryParts, and which of them (indices) each kind's reading of the name has. */
+/** queryParts, and which of them (indices) each kind's reading of the name has, the person's first. */
 function queryPartReadings(subject: PreparedSubject): { parts: NameToken[]; readings: number[][] } {
   const kinds =
     subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];

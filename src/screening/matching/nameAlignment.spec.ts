@@ -123,6 +123,13 @@ describe('compareNames: persons', () => {
     expect(score('Barack Obama', 'Барак Хусеин Обама')).toBeGreaterThanOrEqual(T);
   });
 
+  it('meets a particle of a Latin name with the same word of a script that has no particles', () => {
+    // Latin reads Ben and Bin as the Arabic particle; the syllables of Chinese characters are words.
+    expect(score('本·薩斯', 'Ben Sasse')).toBeGreaterThanOrEqual(T);
+    expect(score('斌 李', 'Bin Li')).toBeGreaterThanOrEqual(T);
+    expect(score('斌 李', 'Li Yi')).toBeLessThan(T);
+  });
+
   it('judges a slip inside a hyphenated compound on the whole compound, not on its short part', () => {
     expect(score('Jeab-Marie Runiga', 'Jean-Marie Runiga')).toBeGreaterThan(0.9);
     expect(score('Rafi Abs-al-Latif Tilfah', 'Rafi Abd-al-Latif Tilfah')).toBeGreaterThan(0.9);

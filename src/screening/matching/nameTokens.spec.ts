@@ -34,6 +34,19 @@ describe('nameTokens: roles', () => {
     ]);
   });
 
+  it('reads ابو as the particle Abu, and syllables of Han characters or Hangul never as particles', () => {
+    const roles = (name: string) => tokens(name).map((token) => [token.text, token.role]);
+    expect(roles('أبو بكر البغدادي')[0]).toEqual(['bw', 'particle']);
+    expect(roles('ابو مهاجر')[0]).toEqual(['abw', 'particle']);
+    // 斌 is bin, 阿部 abu, 반 ban: syllables of the name, not the Arabic bin and abu.
+    expect(roles('斌 李')).toEqual([
+      ['bin', 'word'],
+      ['li', 'word'],
+    ]);
+    expect(roles('翼 阿部')[1]).toEqual(['abu', 'word']);
+    expect(roles('Bin Laden Osama')[0]).toEqual(['bin', 'particle']);
+  });
+
   it('passes over the titles, offices and honorifics before a person name, and a seat after it', () => {
     const texts = (name: string) =>
       tokens(name)

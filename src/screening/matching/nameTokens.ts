@@ -537,7 +537,7 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     }
 
     if (words.length > 1 && (isPerson || nameClass === 'unknown')) {
-      const particle = particleOf(text, word.abjad);
+      const particle = word.syllabic ? undefined : particleOf(text, word.abjad);
       if (particle !== undefined) {
         drafts.push(draftOf(word, text, particle, 'particle'));
         continue;

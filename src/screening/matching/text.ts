@@ -22,6 +22,8 @@ export interface RawWord {
   caps: boolean;
   /** Transliterated from a script that omits short vowels (Arabic, Hebrew, Syriac). */
   abjad: boolean;
+  /** Transliterated from Chinese characters or Hangul: a word of syllables, never a particle ("斌" bin). */
+  syllabic: boolean;
   /** Joined from dotted letters ("A.B.C." -> "abc"): an abbreviation. */
   abbreviation: boolean;
   /** Joined to the next word by a hyphen ("Jean-Marie", "Abd-al-Latif", "Mercedes-Benz"). */
@@ -328,6 +330,7 @@ function isApostrophe(code: number): boolean {
 /** Splits a name (any script) into raw words. */
 export function rawWords(text: string, isPerson: boolean): RawWord[] {
   const abjad = ABJAD.test(text);
+  const syllabic = HAN_OR_HANGUL.test(text);
   const ascii = transliterate(text, isPerson);
   const hasLower = /[a-z]/.test(ascii);
   const words: RawWord[] = [];
@@ -340,6 +343,7 @@ export function rawWords(text: string, isPerson: boolean): RawWord[] {
       dotted: dotted && current.length === 1,
       caps,
       abjad,
+      syllabic,
       abbreviation: false,
       hyphenNext: false,
     });
@@ -355,7 +359,15 @@ export function rawWords(text: string, isPerson: boolean): RawWord[] {
       words[words.length - 1]!.hyphenNext = true;
     } else if (code === 38 /* & */) {
       end(false);
-      words.push({ text: 'and', dotted: false, caps: false, abjad, abbreviation: false, hyphenNext: false });
+      words.push({
+        text: 'and',
+        dotted: false,
+        caps: false,
+        abjad,
+        syllabic,
+        abbreviation: false,
+        hyphenNext: false,
+      });
     } else end(false);
   }
   end(false);

@@ -106,6 +106,17 @@ export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: 
     return;
   }
   if (roleA !== roleB) {
+    // A word the other name reads as a particle: the same text written in a script without
+    // particles (本·薩斯 ben / Ben Sasse, アル・フランケン aru, al / Al Franken).
+    if ((roleA === 'particle' && wordB) || (roleB === 'particle' && wordA)) {
+      const particle = roleA === 'particle' ? a : b;
+      const word = roleA === 'particle' ? b : a;
+      if (word.text === particle.text || word.readings.includes(particle.text)) {
+        out.score = word.text === particle.text ? 1 : TOKEN_SCORES.romanisation;
+        out.kind = word.text === particle.text ? 'exact' : 'spelling';
+      }
+      return;
+    }
     if (roleA === 'suffix' || roleB === 'suffix')
       sameGeneration(roleA === 'suffix' ? a : b, roleA === 'suffix' ? b : a, out);
     return;
