@@ -472,7 +472,7 @@ export class ScreeningIndex {
     options: SearchOptions,
     allowed: (entityId: number) => boolean,
   ): number[] {
-    const { parts, readings } = queryPartReadings(subject);
+    const { parts, personReading } = queryPartReadings(subject);
     const matched = parts
       .map((part) => leadingTerms(this.terms.matches(part, options.profile.fuzziness)))
       .map((terms, part) => ({ part, terms, frequency: this.frequencyOf(terms), adding: false }))
@@ -490,12 +490,12 @@ export class ScreeningIndex {
     // as a person, "abu" is a particle and "rusdan" all of the name. (The organisation reading's
     // own halves too brought in more false positives: 4 more among the 50,000 synthetic US
     // negatives, 3 among the 24,496 names from every region.)
-    const all = matched.map(({ part }) => part);
-    for (const reading of readings.length > 1 ? [all, readings[0]!] : [all]) {
-      const ranked = matched.filter(({ part }) => reading.includes(part));
+    const halves = (ranked: typeof matched) => {
       const adding = ranked.length <= 2 ? 1 : Math.ceil(ranked.length / 2);
       for (const entry of ranked.slice(0, adding)) entry.adding = true;
-    }
+    };
+    halves(matched);
+    if (personReading) halves(matched.filter(({ part }) => personReading.includes(part)));
     for (const { terms } of matched.filter((entry) => entry.adding)) this.collect(terms, true);
     for (const { terms } of matched.filter((entry) => !entry.adding)) this.collect(terms, false);
     for (const terms of this.joinedParts(parts)) this.collect(terms, true);
@@ -617,8 +617,8 @@ export function queryParts(subject: PreparedSubject): NameToken[] {
   return queryPartReadings(subject).parts;
 }
 
-/** queryParts, and which of them (indices) each kind's reading of the name has, the person's first. */
-function queryPartReadings(subject: PreparedSubject): { parts: NameToken[]; readings: number[][] } {
+/** queryParts, and for a subject of unknown kind which of them (indices) its person reading has. */
+function queryPartReadings(subject: PreparedSubject): { parts: NameToken[]; personReading?: number[] } {
   const kinds =
     subject.subject.kind === 'unknown' ? (['person', 'company'] as const) : [subject.subject.kind];
   const ids = new Map<string, number>();
@@ -643,5 +643,5 @@ function queryPartReadings(subject: PreparedSubject): { parts: NameToken[]; read
     }
     readings.push(reading);
   }
-  return { parts, readings };
+  return { parts, ...(readings.length > 1 && { personReading: readings[0] }) };
 }
