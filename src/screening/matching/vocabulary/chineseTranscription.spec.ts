@@ -32,4 +32,16 @@ describe('chineseTranscription', () => {
     expect(heard('克里斯·墨菲')[0]).toBe(latinSkeleton('chris'));
     expect(heard('迈克尔·法伦')[0]).toBe(latinSkeleton('michael'));
   });
+
+  it('reads hua, huai and hui as the w they write, and David, Richard, Michael by convention', () => {
+    expect(heard('乔治·华盛顿')[1]).toBe(latinSkeleton('washington'));
+    expect(heard('伊莉莎白·華倫')[1]).toBe(latinSkeleton('warren'));
+    expect(heard('榮·懷登')[1]).toBe(latinSkeleton('wyden'));
+    // 霍 huo is the h of Howard.
+    expect(heard('霍华德·迪恩')[0]).toBe(latinSkeleton('howard'));
+    expect(heard('大卫·卡梅伦')[0]).toBe(latinSkeleton('david'));
+    expect(heard('戴維·蒙代爾')[0]).toBe(latinSkeleton('david'));
+    expect(heard('理查·谢尔比')[0]).toBe(latinSkeleton('richard'));
+    expect(heard('麥可·法隆')[0]).toBe(latinSkeleton('michael'));
+  });
 });

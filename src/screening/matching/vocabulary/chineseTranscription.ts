@@ -59,9 +59,16 @@ const PINYIN_INITIALS: readonly [string, string][] = [
   ['y', ''],
 ];
 
+/**
+ * Syllables the transcription tables write an English w with: hua, huai and hui (华盛顿 Washington,
+ * 爱德华 Edward, 懷登 Wyden, 惠特曼 Whitman), where 霍 huo stays h (霍华德 Howard, 霍金 Hawking).
+ */
+const W_SYLLABLES: ReadonlySet<string> = new Set(['hua', 'huai', 'hui']);
+
 /** A pinyin syllable's skeleton: its initial's class, then N for a nasal final, L for er. */
 function syllableSkeleton(syllable: string): string {
   if (syllable === 'er') return 'L';
+  if (W_SYLLABLES.has(syllable)) return 'W';
   let skeleton = '';
   let rest = syllable;
   for (const [initial, sound] of PINYIN_INITIALS) {
@@ -77,11 +84,20 @@ function syllableSkeleton(syllable: string): string {
 
 /**
  * Names Chinese writes by convention rather than by sound, with the skeleton of the name they
- * stand for: 约翰 (yuehan, from Johannes) is John.
+ * stand for: 约翰 (yuehan, from Johannes) is John; 大卫 and 戴维 (dawei, daiwei) are David and 理查
+ * (licha) Richard, their last sound unwritten; 麦可 (maike) is Michael.
  */
 const CONVENTIONAL = new Map([
   ['约翰', 'JN'],
   ['約翰', 'JN'],
+  ['大卫', 'DWD'],
+  ['大衛', 'DWD'],
+  ['戴维', 'DWD'],
+  ['戴維', 'DWD'],
+  ['理查', 'LJD'],
+  ['理察', 'LJD'],
+  ['麦可', 'MGL'],
+  ['麥可', 'MGL'],
 ]);
 
 /**
