@@ -4,7 +4,6 @@ import { MAX_TOKENS, type NameClass, type NameToken, type TokenRole } from './na
 import type { PreparedName } from './preparedName.js';
 import { REMEMBERED_PARTS, remembered } from './remembered.js';
 import {
-  abjadVReading,
   compareTokens,
   type Fuzziness,
   readingScore,
@@ -14,6 +13,7 @@ import {
   type TokenComparison,
   type TokenMatchKind,
   textSkeletonReadings,
+  withAbjadVReadings,
   withoutInnerArticle,
   withVReading,
 } from './tokenSimilarity.js';
@@ -705,12 +705,10 @@ function skeletonReadingsOfText(text: string, abjad: boolean): readonly string[]
   return abjad ? abjadRunReadings(text) : latinRunReadings(text);
 }
 
-// An abjad run also with each w read as v (محمد جواد / Mohammadjavad), as a single part is (withVReading).
-const abjadRunReadings = remembered(REMEMBERED_PARTS, (text) => {
-  const readings = textSkeletonReadings(text, true);
-  const v = abjadVReading(text);
-  return v === '' || readings.includes(v) ? readings : [...readings, v];
-});
+// An abjad run also with its w read as v (محمد جواد / Mohammadjavad), as a single part is (withVReading).
+const abjadRunReadings = remembered(REMEMBERED_PARTS, (text) =>
+  withAbjadVReadings(textSkeletonReadings(text, true), text),
+);
 const latinRunReadings = remembered(REMEMBERED_PARTS, (text) => textSkeletonReadings(text, false));
 
 /**

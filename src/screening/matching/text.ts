@@ -106,6 +106,12 @@ const theophoricLatin = (_match: string, name: string, second: string) =>
 /** ولد between names: "son of" in Mauritanian names, the particle Latin writes ould. */
 const ARABIC_OULD =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0648\u0644\u062f(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+/**
+ * سید (Seyyed, a descendant of the Prophet) opening a name: the honorific Iranian names carry and Latin
+ * spellings most often leave out (سید اسماعیل خطیب Esmail Khatib). Written as the title, so the name
+ * passes over it as over Sheikh or Mullah; without its ع, سعید (Saeed) would read the same.
+ */
+const SAYYID = /^(\s*)\u0633[\u064a\u06cc]\u062f(?=\s)/u;
 /** بن and ابن between names: "son of", the lineage particle Latin writes bin or ben. */
 const ARABIC_SON_OF =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
@@ -120,6 +126,7 @@ const ARABIC_SON_OF =
 function arabicSpelling(text: string): string {
   if (!ARABIC_LETTER.test(text)) return text;
   return text
+    .replace(SAYYID, '$1seyyed')
     .replace(FINAL_YA, 'i')
     .replace(ABD_COMPOUND, '$1$2')
     .replace(THEOPHORIC_SECOND, theophoricLatin)

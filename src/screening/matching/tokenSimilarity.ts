@@ -401,25 +401,37 @@ const READINGS = new WeakMap<NameToken, readonly string[]>();
 const V_READINGS = new WeakMap<NameToken, readonly string[]>();
 
 /**
- * An abjad token's readings and, when it has a w, the reading with each و or ו the consonant v
- * (Persian وحید Vahid, جواد Javad, ولی Vali; Hebrew דוד David). Compared only, never a lookup key:
+ * An abjad token's readings and, when it has a w, the readings with the و or ו the consonant v: each
+ * one or all (Persian وحید Vahid, جواد Javad, ولی Vali, موسوی Mousavi; Hebrew דוד David), since one
+ * word may hold the vowel and the consonant (Mousavi's first و is ou). Compared only, never a lookup key:
  * w is the vowel u or o far more often, and as a key it would list every such word of the lists
  * under a b, multiplying the terms each Latin part is confirmed against.
  */
 export function withVReading(token: NameToken): readonly string[] {
   let readings = V_READINGS.get(token);
   if (!readings) {
-    const own = skeletonReadings(token);
-    const v = abjadVReading(token.text);
-    readings = v === '' || own.includes(v) ? own : [...own, v];
+    readings = withAbjadVReadings(skeletonReadings(token), token.text);
     V_READINGS.set(token, readings);
   }
   return readings;
 }
 
-/** The skeleton of an abjad text with each w the consonant v ("" when it has no w). */
-export function abjadVReading(text: string): string {
-  return text.includes('w') ? consonantSkeleton(text.replaceAll('w', 'v'), true) : '';
+/**
+ * `readings` and the skeletons of an abjad text with its w the consonant v: all of them, or one (of
+ * the first three).
+ */
+export function withAbjadVReadings(readings: readonly string[], text: string): readonly string[] {
+  if (!text.includes('w')) return readings;
+  const more = [...readings];
+  const add = (variant: string) => {
+    const skeleton = consonantSkeleton(variant, true);
+    if (!more.includes(skeleton)) more.push(skeleton);
+  };
+  add(text.replaceAll('w', 'v'));
+  for (let at = text.indexOf('w'), n = 0; at >= 0 && n < 3; at = text.indexOf('w', at + 1), n++) {
+    add(`${text.slice(0, at)}v${text.slice(at + 1)}`);
+  }
+  return more;
 }
 
 /** The skeleton of an abjad compound without the article inside it ("" when it has none). */

@@ -436,6 +436,8 @@ export const ABJAD_TITLES: ReadonlySet<string> = new Set([
   'mwlwy',
   'mwlana',
   'mfti',
+  // سید, written so by text.ts (arabicSpelling).
+  'seyyed',
 ]);
 
 /**
