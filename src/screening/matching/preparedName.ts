@@ -50,7 +50,11 @@ export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
  */
 export function readingNames(name: EntityName, kind: EntityKind): PreparedName[] {
   const nameClass = nameClassOf(kind);
-  const texts = [...undisguise(name.full, nameClass), ...ukrainianSpelling(name.full, nameClass)];
+  const texts = [
+    ...undisguise(name.full, nameClass),
+    ...ukrainianSpelling(name.full, nameClass),
+    ...belarusianAsRussian(name.full, nameClass),
+  ];
   // A reading the name's own tokens already give ("Ensaniyat_Exchanger": the mark is passed over) adds nothing.
   const ownTokens = texts.length === 0 ? [] : nameTokens(name.full, kind);
   const undisguised = texts.flatMap((text) => {
@@ -96,6 +100,18 @@ const UKRAINIAN_LETTERS = /[гГиИ]/u;
 function ukrainianSpelling(full: string, nameClass: NameClass): string[] {
   if (nameClass !== 'person' || !UKRAINIAN_LETTERS.test(full)) return [];
   return [full.replace(/г/gu, 'h').replace(/Г/gu, 'H').replace(/и/gu, 'y').replace(/И/gu, 'Y')];
+}
+
+const SHORT_U = /[ўЎ]/u;
+
+/**
+ * A Belarusian name with its ў (the short u of -аў, where Russian writes -ов) as в: Latin spellings of
+ * Belarusian officials most often come from the Russian form (Марозаў Morozov, Эйбатаў Eibatov,
+ * Багуслаўскі Boguslavsky), which any-ascii's u for ў does not meet.
+ */
+function belarusianAsRussian(full: string, nameClass: NameClass): string[] {
+  if (nameClass !== 'person' || !SHORT_U.test(full)) return [];
+  return [full.replace(/ў/gu, 'в').replace(/Ў/gu, 'В')];
 }
 
 /**

@@ -25,6 +25,13 @@ describe('scoreNamePair', () => {
     expect(match('John Albert Smith II', 'John Albert Smith III')).toBe(false);
   });
 
+  it('reads a Belarusian ў as the в of the Russian form Latin spellings come from', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('Марозаў Уладзімір Міхайлавіч', 'Vladimir Mikhailovich MOROZOV')).toBe(true);
+    expect(match('Алег Анатольевіч Эйбатаў', 'Oleg Anatolyevich EIBATOV')).toBe(true);
+    expect(match('Марозаў Уладзімір Міхайлавіч', 'Vladimir Mikhailovich MOROZ')).toBe(false);
+  });
+
   it('rounds the score to three decimals', () => {
     const { score } = scoreNamePair('person', 'Vladimir Putn', 'Vladimir Putin', standard);
     expect(score).toBeLessThan(0.9);
