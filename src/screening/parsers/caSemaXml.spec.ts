@@ -114,6 +114,23 @@ describe('ca-sema-xml', () => {
     expect(splitCanadaAliases('', true)).toEqual([]);
   });
 
+  it('splits a person\'s aliases at " and ", a lone word after a name being another family name', () => {
+    const names = (text: string, isPerson = true) => splitCanadaAliases(text, isPerson).map((a) => a.name);
+    expect(names('Віталій Вікторович Булюк and Виталий Викторович Булюк')).toEqual([
+      'Віталій Вікторович Булюк',
+      'Виталий Викторович Булюк',
+    ]);
+    expect(names('Тетяна Олександрівна Кузьміч and Цвєтаєва')).toEqual([
+      'Тетяна Олександрівна Кузьміч',
+      'Тетяна Олександрівна Цвєтаєва',
+    ]);
+    expect(names('Manakhimova and Semendueva')).toEqual(['Manakhimova', 'Semendueva']);
+    // An organisation's "and" is its name's.
+    expect(names('Myanma Investment and Commercial Bank', false)).toEqual([
+      'Myanma Investment and Commercial Bank',
+    ]);
+  });
+
   describe('malformed input', () => {
     async function failure(name: string): Promise<SourceParseError> {
       const error = await collectEntities(caSemaXmlFormat, [fixture(name)]).catch((e: unknown) => e);

@@ -163,14 +163,19 @@ const LANGUAGE_LABEL =
 
 /**
  * The free-text Aliases field: names separated by ";", ", ", "/" or " or ", with language
- * labels ("Belarusian:", "Russian :") in between. A fragment that is only a legal form ("JSC" in
- * "Afanasyev Technomac, JSC") belongs to the name before it. A single word on its own for a
- * person ("Andrei", a first name) is kept as a weak alias only.
+ * labels ("Belarusian:", "Russian :") in between; for a person also " and " ("Віталій Вікторович
+ * Булюк and Виталий Викторович Булюк", the Ukrainian and the Russian form), where one word after it
+ * is another family name for the name before ("Тетяна Олександрівна Кузьміч and Цвєтаєва":
+ * Тетяна Олександрівна Цвєтаєва). An organisation's " and " is its name's ("Myanma Investment and
+ * Commercial Bank"). A fragment that is only a legal form ("JSC" in "Afanasyev Technomac, JSC")
+ * belongs to the name before it. A single word on its own for a person ("Andrei", a first name) is
+ * kept as a weak alias only.
  */
 export function splitCanadaAliases(text: string, isPerson: boolean): { name: string; kind: NameKind }[] {
   const fragments = cleanText(text)
     .replace(LANGUAGE_LABEL, ';')
     .split(/;|,\s|\/|\s+or\s+/)
+    .flatMap((fragment) => (isPerson ? personAlternatives(fragment) : [fragment]))
     .map(trimFragment)
     .filter(Boolean);
   const names: string[] = [];
@@ -182,6 +187,20 @@ export function splitCanadaAliases(text: string, isPerson: boolean): { name: str
     names.push(fragment);
   }
   return names.map((name) => ({ name, kind: isPerson && !name.includes(' ') ? 'weak' : 'alias' }));
+}
+
+/** A person's names joined by " and ", a lone word after a name taking the place of its last. */
+function personAlternatives(fragment: string): string[] {
+  const [first = '', ...others] = fragment.split(/\s+and\s+/);
+  const firstWords = first.trim().split(/\s+/);
+  return [
+    first,
+    ...others.map((other) =>
+      firstWords.length > 1 && !/\s/.test(other.trim())
+        ? [...firstWords.slice(0, -1), other.trim()].join(' ')
+        : other,
+    ),
+  ];
 }
 
 function trimFragment(fragment: string): string {
