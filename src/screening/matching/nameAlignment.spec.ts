@@ -211,6 +211,12 @@ describe('compareNames: names in Arabic letters against their Latin spellings', 
     );
   });
 
+  it('keeps the h of الله: عبد الله is Abd Allah, not Abdel before the next name', () => {
+    expect(
+      score('عبد الله محمد رجب عبد الرحمن', 'ABD ALLAH MOHAMED RAGAB ABDEL RAHMAN'),
+    ).toBeGreaterThanOrEqual(T);
+  });
+
   it('reads ابو as the particle Abu, as a Latin name has it', () => {
     expect(score('أبو بكر البغدادي', 'Abu Bakr al-Baghdadi')).toBeGreaterThanOrEqual(T);
     expect(score('ابو محمد الجولاني', 'Abu Mohammed al-Jawlani')).toBeGreaterThanOrEqual(T);

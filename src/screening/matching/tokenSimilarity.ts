@@ -452,7 +452,9 @@ export function textSkeletonReadings(
   };
   if (abjad) {
     if (text.includes('th')) add(consonantSkeleton(text.replaceAll('th', 's'), true));
-    if (text.length > 2 && text.endsWith('h')) add(consonantSkeleton(text.slice(0, -1), true));
+    // Not the h of الله (Abdallah: "bdllh" would read as "bdl", Abdel).
+    if (text.length > 2 && text.endsWith('h') && !text.endsWith('llh'))
+      add(consonantSkeleton(text.slice(0, -1), true));
     // A compound read with its article assimilated, as Latin writes it (عبد الرحمن Abderrahmane,
     // Abdur Rahman): only a long one, as a short rest (عبدالولی "bdl") would meet any Abdul.
     const assimilated = withoutInnerArticle(text);
