@@ -496,8 +496,8 @@ export class ScreeningIndex {
     };
     halves(matched);
     if (personReading) halves(matched.filter(({ part }) => personReading.includes(part)));
-    for (const { terms } of matched.filter((entry) => entry.adding)) this.collect(terms, true);
-    for (const { terms } of matched.filter((entry) => !entry.adding)) this.collect(terms, false);
+    for (const { terms, adding } of matched) if (adding) this.collect(terms, true);
+    for (const { terms, adding } of matched) if (!adding) this.collect(terms, false);
     for (const terms of this.joinedParts(parts)) this.collect(terms, true);
     for (const [rarer, commoner] of this.splitParts(parts)) {
       this.collect(rarer, true);

@@ -679,19 +679,11 @@ function runReadings(runs: NameToken[], start: number, end: number, withArticle:
     found = skeletonReadingsOfText(joinedText(runs, start, end, withArticle), runs[start]!.abjad);
     // Latin parts glued may make a digraph neither part has ("Mohammad Javad": d and j as in
     // Djamel, "Mohammad Hassan": d and h as in Dhafer): the parts' own skeletons, joined, too.
-    const ownSkeletons = runs[start]!.abjad ? '' : joinedSkeleton(runs, start, end, withArticle);
+    const ownSkeletons = runs[start]!.abjad ? '' : joinedText(runs, start, end, withArticle, 'skeleton');
     if (ownSkeletons.length > 0 && !found.includes(ownSkeletons)) found = [...found, ownSkeletons];
     readings[slot] = found;
   }
   return found;
-}
-
-function joinedSkeleton(tokens: NameToken[], start: number, end: number, withArticle: boolean): string {
-  let joined = '';
-  for (let k = start; k <= end; k++) {
-    if (withArticle || !isArticle(tokens[k]!)) joined += tokens[k]!.skeleton;
-  }
-  return joined;
 }
 
 const gluedRunReadings = new WeakMap<NameToken[], (readonly string[])[]>();
@@ -775,10 +767,17 @@ function isWord(token: NameToken): boolean {
   return token.role === 'word' || token.role === 'patronymic';
 }
 
-function joinedText(tokens: NameToken[], start: number, end: number, withArticle = true): string {
+/** The parts' texts (or skeletons) glued, the article left out unless `withArticle`. */
+function joinedText(
+  tokens: NameToken[],
+  start: number,
+  end: number,
+  withArticle = true,
+  field: 'text' | 'skeleton' = 'text',
+): string {
   let joined = '';
   for (let k = start; k <= end; k++) {
-    if (withArticle || !isArticle(tokens[k]!)) joined += tokens[k]!.text;
+    if (withArticle || !isArticle(tokens[k]!)) joined += tokens[k]![field];
   }
   return joined;
 }
