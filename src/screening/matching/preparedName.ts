@@ -12,7 +12,7 @@ import { alphabetWords, isAlphabetName } from './vocabulary/alphabetTranscriptio
 import {
   isTranscribedName,
   transcribedWords,
-  transcriptionSkeleton,
+  transcriptionSkeletons,
 } from './vocabulary/chineseTranscription.js';
 import { cyrillicKoreanReadings } from './vocabulary/cyrillicKorean.js';
 import { koreanNameReadings } from './vocabulary/hangulReadings.js';
@@ -273,7 +273,7 @@ const READERS: readonly Reader[] = [
   },
   // A foreign name in Chinese characters, in its own order (the family name last): its sound.
   (full) =>
-    isTranscribedName(full) ? [soundParts(transcribedWords(full), 'chinese', transcriptionSkeleton)] : [],
+    isTranscribedName(full) ? [soundParts(transcribedWords(full), 'chinese', transcriptionSkeletons)] : [],
   // A foreign name in Hangul, likewise.
   (full) => (isHangulTranscription(full) ? [soundParts(hangulWords(full), 'korean', hangulSkeleton)] : []),
   // A name in Hebrew letters, heard as Hebrew writes sounds (beside its consonant skeleton).

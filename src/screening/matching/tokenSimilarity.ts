@@ -114,6 +114,11 @@ export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: 
       if (word.text === particle.text || word.readings.includes(particle.text)) {
         out.score = word.text === particle.text ? 1 : TOKEN_SCORES.romanisation;
         out.kind = word.text === particle.text ? 'exact' : 'spelling';
+      } else if (word.readingKind === 'sound') {
+        // Heard, as a word would be: a foreign name written by its sound has no particles, so the
+        // other name's "particle" was a given name (艾尔·弗兰肯 / Al Franken, בן סאס / Ben Sasse).
+        out.score = soundScore(word.readings, particle.text);
+        out.kind = out.score === TOKEN_SCORES.romanisation ? 'spelling' : 'fuzzy';
       }
       return;
     }

@@ -32,6 +32,22 @@ describe('scoreNamePair', () => {
     expect(match('Марозаў Уладзімір Міхайлавіч', 'Vladimir Mikhailovich MOROZ')).toBe(false);
   });
 
+  it('hears a foreign name in Chinese characters or Hangul whole, the Latin name\'s "particle" a given name', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    // Al is the Arabic article to a Latin reader; a name written by its sound has no particles.
+    expect(match('艾尔·弗兰肯', 'Al Franken')).toBe(true);
+    expect(match('앨 프랭큰', 'Al Franken')).toBe(true);
+    // The sound must still agree: 本 (B N) is no Al.
+    expect(match('本·弗兰肯', 'Al Franken')).toBe(false);
+  });
+
+  it('reads ji, jin and qi in a transcription as the k or g before i Mandarin lacks', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('安格斯·金', 'Angus King')).toBe(true);
+    expect(match('基思·艾利森', 'Keith Ellison')).toBe(true);
+    expect(match('安格斯·林', 'Angus King')).toBe(false);
+  });
+
   it('rounds the score to three decimals', () => {
     const { score } = scoreNamePair('person', 'Vladimir Putn', 'Vladimir Putin', standard);
     expect(score).toBeLessThan(0.9);

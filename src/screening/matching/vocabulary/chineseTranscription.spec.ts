@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isTranscribedName, transcribedWords, transcriptionSkeleton } from './chineseTranscription.js';
+import { isTranscribedName, transcribedWords, transcriptionSkeletons } from './chineseTranscription.js';
 import { latinSkeleton as heardAs } from './soundSkeleton.js';
 
-const heard = (name: string) => transcribedWords(name).map(transcriptionSkeleton);
+const heard = (name: string) => transcribedWords(name).map((word) => transcriptionSkeletons(word)[0]);
+const allHeard = (name: string) => transcribedWords(name).map(transcriptionSkeletons);
 const latinSkeleton = (latin: string) => heardAs(latin, 'chinese');
 
 describe('chineseTranscription', () => {
@@ -31,6 +32,15 @@ describe('chineseTranscription', () => {
     expect(heard('詹姆斯·戈登')[0]).toBe(latinSkeleton('james'));
     expect(heard('克里斯·墨菲')[0]).toBe(latinSkeleton('chris'));
     expect(heard('迈克尔·法伦')[0]).toBe(latinSkeleton('michael'));
+  });
+
+  it('reads j and q before i both as themselves and as the k or g the tables write with them', () => {
+    expect(allHeard('安格斯·金')[1]).toEqual(['JN', latinSkeleton('king')]);
+    expect(allHeard('基思·埃利森')[0]).toContain(latinSkeleton('keith'));
+    expect(allHeard('吉米·卡特')[0]).toContain(latinSkeleton('jimmy'));
+    // 琪琪琪: two palatal syllables read both ways, the third one way only (at most four readings).
+    expect(allHeard('琪琪琪·卡特')[0]).toHaveLength(4);
+    expect(allHeard('乔治·华盛顿')[0]).toEqual([latinSkeleton('george')]);
   });
 
   it('reads hua, huai and hui as the w they write, and David, Richard, Michael by convention', () => {

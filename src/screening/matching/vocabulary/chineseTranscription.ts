@@ -110,16 +110,32 @@ const TRANSCRIPTION_SOUNDS = new Map([
 ]);
 
 /**
- * The sound skeleton of a word in Chinese characters, read character by character in pinyin. A
+ * Syllables of j or q before i (ji, jin, jing, qi, qin, qing): the transcription tables write k and
+ * g before i with them as well as j (基 ji for the ki of Kissinger, Keith and Markey, 金 jin for
+ * the king of King and Kingsley, 吉 ji for Gil and for the j of Jimmy), as Mandarin itself has no
+ * ki or gi. Such a syllable is read both ways; jia, jie or qiao are not (加 is ga already, 杰 and 乔
+ * the je and geo of Jeremy and George).
+ */
+const PALATAL_SYLLABLE = /^[jq]i(?:n|ng)?$/;
+/** Readings of one word at most: each palatal syllable doubles them (琪琪 is two). */
+const MAX_READINGS = 4;
+
+/**
+ * The sound skeletons of a word in Chinese characters, read character by character in pinyin. A
  * nasal final before a syllable in m is that m written twice (汤姆 tang-mu Tom, 詹姆斯 zhan-mu-si
  * James): one M.
  */
-export function transcriptionSkeleton(word: string): string {
+export function transcriptionSkeletons(word: string): string[] {
   const conventional = CONVENTIONAL.get(word);
-  if (conventional !== undefined) return conventional;
-  let skeleton = '';
+  if (conventional !== undefined) return [conventional];
+  let skeletons = [''];
   for (const char of word) {
-    skeleton += TRANSCRIPTION_SOUNDS.get(char) ?? syllableSkeleton(anyAscii(char).toLowerCase());
+    const syllable = anyAscii(char).toLowerCase();
+    const sound = TRANSCRIPTION_SOUNDS.get(char) ?? syllableSkeleton(syllable);
+    const velar = PALATAL_SYLLABLE.test(syllable) && skeletons.length < MAX_READINGS;
+    skeletons = skeletons.flatMap((skeleton) =>
+      velar ? [skeleton + sound, skeleton + sound.replace('J', 'G')] : [skeleton + sound],
+    );
   }
-  return collapse(skeleton.replaceAll('NM', 'M'));
+  return skeletons.map((skeleton) => collapse(skeleton.replaceAll('NM', 'M')));
 }
