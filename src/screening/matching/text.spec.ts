@@ -75,6 +75,9 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('דניאלה')).toEqual(['dnyla']);
     expect(words('פנחס')).toEqual(['pnhs']);
     expect(words("ג'ורג'")).toEqual(['jwrj']);
+    // The final form of tsadi takes a geresh too, and the geresh is often typed as ’.
+    expect(words("מיץ' מקונל")).toEqual(['mych', 'mkwnl']);
+    expect(words('לינץ’')).toEqual(['lynch']);
     expect(words('דוויד')).toEqual(['dvyd']);
     // A vav that starts a word is written w too: the lists' Hebrew names write W (William) as often as V.
     expect(words('ויליאם')).toEqual(['wylym']);

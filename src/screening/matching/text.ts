@@ -141,11 +141,14 @@ function arabicSpelling(text: string): string {
 const HEBREW_LETTER = /[\u05d0-\u05ea]/u;
 /** At the start of a word: no letter before, Hebrew or one a rule above already wrote in Latin. */
 const NOT_HEBREW_BEFORE = '(?<!\\p{L})';
-/** Letters with a geresh (׳ or ') write sounds Hebrew lacks, in foreign names: ג׳ j, ז׳ zh, צ׳ ch. */
+/**
+ * Letters with a geresh (׳, or the ' or ’ typed for it) write sounds Hebrew lacks, in foreign names:
+ * ג׳ j, ז׳ zh, צ׳ ch, and at the end of a word ץ׳ ch too (לינץ׳ Lynch, מיץ׳ Mitch).
+ */
 const HEBREW_GERESH: readonly [RegExp, string][] = [
-  [/\u05d2[\u05f3']/gu, 'j'],
-  [/\u05d6[\u05f3']/gu, 'zh'],
-  [/\u05e6[\u05f3']/gu, 'ch'],
+  [/\u05d2[\u05f3'\u2019]/gu, 'j'],
+  [/\u05d6[\u05f3'\u2019]/gu, 'zh'],
+  [/[\u05e6\u05e5][\u05f3'\u2019]/gu, 'ch'],
 ];
 const HEBREW_RULES: readonly [RegExp, string][] = [
   ...HEBREW_GERESH,
