@@ -6,7 +6,7 @@ import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
 import { readRomanNumeral } from './vocabulary/orgWords.js';
 import { areNicknames } from './vocabulary/personNames.js';
-import { latinSoundOf, readsEveryName } from './vocabulary/soundSkeleton.js';
+import { latinSoundsOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
 /**
  * How two tokens were found to be the same name part:
@@ -312,26 +312,27 @@ function soundScore(readings: readonly string[], latin: string): number {
   let best = 0;
   for (const reading of readings) {
     // Both carry the hearing's letter first: the skeletons are what follows it.
-    const heard = latinSoundOf(reading, latin);
-    const length = Math.max(reading.length, heard.length) - 1;
-    if (length <= 0) continue;
-    // A hearing that reads every name of its script (Hebrew: Eden Levi עדן לוי is D N / L) needs more
-    // consonants for the same evidence than one that reads only transcribed foreign names.
-    const everyName = readsEveryName(reading);
-    if (reading === heard) {
-      const score =
-        length >= (everyName ? 3 : 2)
-          ? TOKEN_SCORES.romanisation
-          : length === (everyName ? 2 : 1)
-            ? TOKEN_SCORES.singleSound
-            : 0;
-      best = Math.max(best, score);
-    } else if (
-      !everyName &&
-      Math.min(reading.length, heard.length) > 3 &&
-      weightedDistance(reading, heard, 1) <= 1
-    ) {
-      best = Math.max(best, TOKEN_SCORES.romanisation * (1 - 1 / length));
+    for (const heard of latinSoundsOf(reading, latin)) {
+      const length = Math.max(reading.length, heard.length) - 1;
+      if (length <= 0) continue;
+      // A hearing that reads every name of its script (Hebrew: Eden Levi עדן לוי is D N / L) needs more
+      // consonants for the same evidence than one that reads only transcribed foreign names.
+      const everyName = readsEveryName(reading);
+      if (reading === heard) {
+        const score =
+          length >= (everyName ? 3 : 2)
+            ? TOKEN_SCORES.romanisation
+            : length === (everyName ? 2 : 1)
+              ? TOKEN_SCORES.singleSound
+              : 0;
+        best = Math.max(best, score);
+      } else if (
+        !everyName &&
+        Math.min(reading.length, heard.length) > 3 &&
+        weightedDistance(reading, heard, 1) <= 1
+      ) {
+        best = Math.max(best, TOKEN_SCORES.romanisation * (1 - 1 / length));
+      }
     }
   }
   return best;

@@ -41,6 +41,14 @@ describe('scoreNamePair', () => {
     expect(match('本·弗兰肯', 'Al Franken')).toBe(false);
   });
 
+  it('hears the r a Hangul or Chinese transcription of a non-English name writes after a vowel', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('마르코 루비오', 'Marco Rubio')).toBe(true);
+    // English names keep their r unsaid: 워너 is Warner.
+    expect(match('마크 워너', 'Mark Warner')).toBe(true);
+    expect(match('마르코 루비오', 'Mako Rubio')).toBe(false);
+  });
+
   it('reads ji, jin and qi in a transcription as the k or g before i Mandarin lacks', () => {
     const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
     expect(match('安格斯·金', 'Angus King')).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latinSkeleton, latinSoundOf, latinSoundReadings, soundReading } from './soundSkeleton.js';
+import { latinSkeleton, latinSoundReadings, latinSoundsOf, soundReading } from './soundSkeleton.js';
 
 describe('latinSkeleton', () => {
   it('hears English as a transcription does: non-rhotic r, silent h and w, th, tch', () => {
@@ -36,8 +36,8 @@ describe('latinSkeleton', () => {
   });
 
   it("compares a Latin part in the reading's own hearing, and lists it in every hearing", () => {
-    expect(latinSoundOf(soundReading('korean', 'BLB'), 'philip')).toBe(soundReading('korean', 'BLB'));
-    expect(latinSoundOf(soundReading('chinese', 'FLB'), 'philip')).toBe(soundReading('chinese', 'FLB'));
+    expect(latinSoundsOf(soundReading('korean', 'BLB'), 'philip')).toEqual([soundReading('korean', 'BLB')]);
+    expect(latinSoundsOf(soundReading('chinese', 'FLB'), 'philip')).toEqual([soundReading('chinese', 'FLB')]);
     expect(latinSoundReadings('philip')).toEqual([
       soundReading('chinese', 'FLB'),
       soundReading('korean', 'BLB'),
@@ -45,5 +45,21 @@ describe('latinSkeleton', () => {
       soundReading('alphabet', 'FLP'),
     ]);
     expect(latinSoundReadings('ai')).toEqual([]);
+  });
+
+  it('hears an r after a vowel both left out, as English says it, and said, as other languages do', () => {
+    // 워너 Warner, 마르코 Marco; 沃纳 Warner, 戈尔巴乔夫 Gorbachev.
+    expect(latinSoundsOf(soundReading('korean', ''), 'marco')).toEqual([
+      soundReading('korean', 'MG'),
+      soundReading('korean', 'MLG'),
+    ]);
+    expect(latinSoundsOf(soundReading('chinese', ''), 'gorbachev')).toEqual([
+      soundReading('chinese', 'GBJW'),
+      soundReading('chinese', 'GLBJW'),
+    ]);
+    // No r left out: one reading. Hebrew and the alphabets always write the r.
+    expect(latinSoundsOf(soundReading('korean', ''), 'rubio')).toEqual([soundReading('korean', 'LB')]);
+    expect(latinSoundsOf(soundReading('hebrew', ''), 'marco')).toEqual([soundReading('hebrew', 'MLG')]);
+    expect(latinSoundReadings('marco')).toContain(soundReading('korean', 'MLG'));
   });
 });

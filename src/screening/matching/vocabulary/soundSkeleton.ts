@@ -53,15 +53,27 @@ const HEARD = new Map(
 );
 
 /**
- * A Latin part as `hearing` hears it: the hearing's letter, then the skeleton (the letter alone
- * when nothing is heard).
+ * Hearings that leave out an r after a vowel where no vowel follows, as English says it (Warner
+ * 沃纳, 워너 W N), yet write it where the name's own language says it: Italian, Spanish, German
+ * or Russian names (마르코 Marco M L G, 에드가르 Edgar, 戈尔巴乔夫 Gorbachev G L B J F). A Latin part
+ * is heard both ways by them.
  */
-function heardAs(latin: string, hearing: Hearing): string {
-  return soundReading(hearing, latinSkeleton(spoken(latin), hearing));
+const SOMETIMES_RHOTIC: ReadonlySet<Hearing> = new Set(['chinese', 'korean']);
+
+/**
+ * A Latin part as `hearing` hears it: the hearing's letter, then the skeleton (the letter alone
+ * when nothing is heard); a second reading with every r said, where a hearing leaves some out.
+ */
+function heardAs(latin: string, hearing: Hearing): readonly string[] {
+  const said = spoken(latin);
+  const heard = soundReading(hearing, latinSkeleton(said, hearing));
+  if (!SOMETIMES_RHOTIC.has(hearing) || !said.includes('r')) return [heard];
+  const withR = soundReading(hearing, latinSkeleton(said, hearing, false, true));
+  return withR === heard ? [heard] : [heard, withR];
 }
 
-/** The Latin part's reading to compare with `reading`: heard as the reading's script hears it. */
-export function latinSoundOf(reading: string, latin: string): string {
+/** The Latin part's readings to compare with `reading`: heard as the reading's script hears it. */
+export function latinSoundsOf(reading: string, latin: string): readonly string[] {
   return (HEARD.get(reading[0]!) ?? HEARD.get(PREFIX.chinese)!)(latin);
 }
 
@@ -69,8 +81,7 @@ export function latinSoundOf(reading: string, latin: string): string {
 export function latinSoundReadings(latin: string): string[] {
   const readings: string[] = [];
   for (const hearing of SEARCHED_HEARINGS) {
-    const reading = heardAs(latin, hearing);
-    if (reading.length > 1) readings.push(reading);
+    for (const reading of heardAs(latin, hearing)) if (reading.length > 1) readings.push(reading);
   }
   return readings;
 }
@@ -144,7 +155,12 @@ const DIGRAPHS = new Map([
  * from h and z from s, but have no p and no v (فيليب Philip, ديفيد David). `transliterated`: the
  * spelling is an alphabet's letters transliterated, not English (no soft c or g).
  */
-export function latinSkeleton(spelling: string, hearing: Hearing, transliterated = false): string {
+export function latinSkeleton(
+  spelling: string,
+  hearing: Hearing,
+  transliterated = false,
+  everyR = false,
+): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
   // Every script hears the English ch of Chris and Michael as k (克里斯, 크리스, Крис, کریس).
@@ -232,7 +248,7 @@ export function latinSkeleton(spelling: string, hearing: Hearing, transliterated
         skeleton += 'L';
         break;
       case 'r':
-        if (rhotic || !vowelAt(i - 1) || vowelAt(i + 1)) skeleton += voicing ? 'R' : 'L';
+        if (rhotic || everyR || !vowelAt(i - 1) || vowelAt(i + 1)) skeleton += voicing ? 'R' : 'L';
         break;
       case 'm':
         skeleton += 'M';
