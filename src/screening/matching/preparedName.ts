@@ -271,6 +271,17 @@ const READERS: readonly Reader[] = [
       ),
     ];
   },
+  // The same name heard, as Chinese and Korean transcriptions are (its Hepburn spelling's consonants:
+  // デイヴィッド deividdo D B D, David): the added vowels that put its spelling far from the Latin
+  // one (キャメロン kyameron, Cameron) are no part of a skeleton.
+  (full, kind) =>
+    isKatakanaName(full)
+      ? [
+          soundParts(full.split(KATAKANA_SEPARATOR).filter(Boolean), 'japanese', (word) =>
+            latinSkeleton(spellingOf(word, kind), 'japanese', true),
+          ),
+        ]
+      : [],
   // A foreign name in Chinese characters, in its own order (the family name last): its sound.
   (full) =>
     isTranscribedName(full) ? [soundParts(transcribedWords(full), 'chinese', transcriptionSkeletons)] : [],

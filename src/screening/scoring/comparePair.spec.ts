@@ -49,6 +49,18 @@ describe('scoreNamePair', () => {
     expect(match('마르코 루비오', 'Mako Rubio')).toBe(false);
   });
 
+  it('hears a foreign name in katakana by its consonants, past the vowels Japanese adds', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('デイヴィッド・キャメロン', 'David Cameron')).toBe(true);
+    expect(match('ドナルド・トランプ', 'Donald Trump')).toBe(true);
+    expect(match('マーガレット・サッチャー', 'Margaret Thatcher')).toBe(true);
+    expect(match('チャック・シューマー', 'Chuck Schumer')).toBe(true);
+    expect(match('キルステン・ジリブランド', 'Kirsten Gillibrand')).toBe(true);
+    // Voiced and voiceless stay apart, and another name is another skeleton.
+    expect(match('ドナルド・トランプ', 'Donald Drumm')).toBe(false);
+    expect(match('デイヴィッド・キャメロン', 'David Carlson')).toBe(false);
+  });
+
   it('reads ji, jin and qi in a transcription as the k or g before i Mandarin lacks', () => {
     const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
     expect(match('安格斯·金', 'Angus King')).toBe(true);

@@ -47,6 +47,21 @@ describe('latinSkeleton', () => {
     expect(latinSoundReadings('ai')).toEqual([]);
   });
 
+  it('hears katakana in Hepburn as Japanese writes a foreign name: voicing kept, r and l one, v as b, the g of ng', () => {
+    const kana = (hepburn: string) => latinSkeleton(hepburn, 'japanese', true);
+    const latin = (spelling: string) => latinSkeleton(spelling, 'japanese');
+    expect(kana('deividdo')).toBe(latin('david'));
+    expect(kana('kyameron')).toBe(latin('cameron'));
+    expect(kana('toranpu')).toBe(latin('trump'));
+    expect(kana('tomasu')).toBe(latin('thomas'));
+    expect(kana('sumisu')).toBe(latin('smith'));
+    expect(kana('shuma')).toBe(latin('schumer'));
+    expect(kana('kingu')).toBe(latin('king'));
+    expect(kana('woren')).toBe(latin('warren'));
+    expect(latin('betts')).not.toBe(latin('potts'));
+    expect(latin('lee')).toBe(latin('ree'));
+  });
+
   it('hears an r after a vowel both left out, as English says it, and said, as other languages do', () => {
     // 워너 Warner, 마르코 Marco; 沃纳 Warner, 戈尔巴乔夫 Gorbachev.
     expect(latinSoundsOf(soundReading('korean', ''), 'marco')).toEqual([

@@ -4,10 +4,11 @@ import { REMEMBERED_PARTS, remembered } from '../remembered.js';
  * foreign names by their sound does not tell apart, so that a transcription (鲍里斯 baolisi, 보리스
  * boriseu, בוריס bwrys) and the Latin spelling it stands for (Boris) meet: B L S on both sides.
  * Each hearing (Chinese, Korean, Hebrew, the alphabets that write vowels (Cyrillic, Greek, Armenian,
- * Georgian), Arabic letters) has its own classes for the Latin side; a reading
- * carries its hearing as its first letter ('c', 'k', 'h', 'r', 'a') before the skeleton, in capitals.
+ * Georgian), Arabic letters, Japanese katakana) has its own classes for the Latin side; a reading
+ * carries its hearing as its first letter ('c', 'k', 'h', 'r', 'a', 'n') before the skeleton, in
+ * capitals.
  */
-export type Hearing = 'chinese' | 'korean' | 'hebrew' | 'alphabet' | 'arabic';
+export type Hearing = 'chinese' | 'korean' | 'hebrew' | 'alphabet' | 'arabic' | 'japanese';
 
 const PREFIX: Record<Hearing, string> = {
   chinese: 'c',
@@ -15,11 +16,13 @@ const PREFIX: Record<Hearing, string> = {
   hebrew: 'h',
   alphabet: 'r',
   arabic: 'a',
+  japanese: 'n',
 };
 /**
  * The hearings a name heard is searched by: the Arabic one only scores, next to the consonant
  * skeleton that finds Arabic-script names (a route of its own for every Latin term would cost
- * every query: two million names' p99 4.0 → 5.2 ms).
+ * every query: two million names' p99 4.0 → 5.2 ms); the Japanese one only scores too, next to
+ * the katakana readings that find a name in katakana (katakanaLoanwords.ts).
  */
 const SEARCHED_HEARINGS: readonly Hearing[] = ['chinese', 'korean', 'hebrew', 'alphabet'];
 
@@ -58,7 +61,7 @@ const HEARD = new Map(
  * or Russian names (마르코 Marco M L G, 에드가르 Edgar, 戈尔巴乔夫 Gorbachev G L B J F). A Latin part
  * is heard both ways by them.
  */
-const SOMETIMES_RHOTIC: ReadonlySet<Hearing> = new Set(['chinese', 'korean']);
+const SOMETIMES_RHOTIC: ReadonlySet<Hearing> = new Set(['chinese', 'korean', 'japanese']);
 
 /**
  * A Latin part as `hearing` hears it: the hearing's letter, then the skeleton (the letter alone
@@ -130,6 +133,14 @@ const HEARD_AS: Record<Hearing, (latin: string) => string> = {
       .replace(/igh(?=t)/g, 'i')
       .replace(/gh|q/g, 'g')
       .replace(/wh?/g, 'v'),
+  // Katakana (read in Hepburn) writes v as b mostly (ヴ and ビ alike: ヴィッター, ビッター Vitter),
+  // the German sch as sh (シューマー Schumer), and an m before b or p with ン (トランプ Trump).
+  japanese: (latin) =>
+    latin
+      .replace(/sch/g, 'sh')
+      .replace(/ph/g, 'f')
+      .replace(/v/g, 'b')
+      .replace(/m(?=[bp])/g, 'n'),
 };
 const DIGRAPHS = new Map([
   ['ph', 'F'],
@@ -152,8 +163,11 @@ const DIGRAPHS = new Map([
  * סמית'), and keeps r after a vowel (Warner וורנר). The alphabets (Cyrillic, Greek, Armenian,
  * Georgian) keep r and hear th as t too, but tell voiced from voiceless (б п, д т, г к, в), r from
  * l, and hear h as g (Гайді Heidi, Хувен Hoeven). Arabic letters tell them apart as well, and kh
- * from h and z from s, but have no p and no v (فيليب Philip, ديفيد David). `transliterated`: the
- * spelling is an alphabet's letters transliterated, not English (no soft c or g).
+ * from h and z from s, but have no p and no v (فيليب Philip, ديفيد David). Katakana (its Hepburn
+ * spelling heard the same way) tells voiced from voiceless too, but has one r for r and l, b for v,
+ * and writes the g of ng (キング King). `transliterated`: the spelling is an alphabet's letters
+ * transliterated, or kana romanised, not English (no soft c or g). `everyR`: every r said
+ * (SOMETIMES_RHOTIC).
  */
 export function latinSkeleton(
   spelling: string,
@@ -169,7 +183,9 @@ export function latinSkeleton(
   const rhotic = hearing === 'hebrew' || hearing === 'alphabet' || hearing === 'arabic';
   // The alphabets and Arabic letters have one for each of b and p, d and t, k and g, v and w, r and l
   // (Беттс Betts, Поттс Potts).
-  const voicing = hearing === 'alphabet' || hearing === 'arabic';
+  const voicing = hearing === 'alphabet' || hearing === 'arabic' || hearing === 'japanese';
+  // Japanese has one r for r and l, and writes the g of ng (キング kingu King).
+  const japanese = hearing === 'japanese';
   // Arabic letters also tell r from l, kh (خ) from h, and z from s; an English s said z is written
   // ز (جیمز James), which the Arabic side's readings allow for (arabicTranscription.ts).
   const arabic = hearing === 'arabic';
@@ -248,7 +264,8 @@ export function latinSkeleton(
         skeleton += 'L';
         break;
       case 'r':
-        if (rhotic || everyR || !vowelAt(i - 1) || vowelAt(i + 1)) skeleton += voicing ? 'R' : 'L';
+        if (rhotic || everyR || !vowelAt(i - 1) || vowelAt(i + 1))
+          skeleton += voicing && !japanese ? 'R' : 'L';
         break;
       case 'm':
         skeleton += 'M';
@@ -256,7 +273,7 @@ export function latinSkeleton(
       case 'n':
         skeleton += 'N';
         // ng is one nasal unless a vowel follows (Angela 安格拉 an-ge-la).
-        if (next === 'g' && !vowelAt(i + 2)) i++;
+        if (next === 'g' && !vowelAt(i + 2) && !japanese) i++;
         break;
       case 's':
         skeleton += 'S';
