@@ -121,10 +121,12 @@ describe('transliterate: Devanagari spelled as Latin spellings of Hindi names wr
     expect(words('Marc मोदी')).toEqual(['marc', 'modi']);
   });
 
-  it("reads the English o and e of transcribed names (ऑ, ॉ, ॅ) as Hindi's o and e", () => {
-    // From EveryPolitician's Hindi names of British MPs.
+  it('reads the English vowels of hot and hat in transcribed names (ऑ ॉ, ऍ ॅ) as o and a', () => {
+    // From EveryPolitician's Hindi names of British MPs and members of Congress.
     expect(words('गॉर्डन ब्राउन')).toEqual(['gordan', 'braun']);
     expect(words('जॉन प्रेस्कॉट')).toEqual(['jon', 'preskot']);
+    expect(words('ओरिन हॅच')).toEqual(['orin', 'hach']);
+    expect(words('जॅक्सन')).toEqual(['jaksan']);
   });
 });
 

@@ -239,12 +239,15 @@ const DEVANAGARI = /[\u0900-\u097f]/u;
 /** A consonant with its inherent vowel at the end of a word: no vowel sign, virama or letter after it. */
 const DEVANAGARI_FINAL_CONSONANT = /([\u0915-\u0939\u0958-\u095f])(?![\u0900-\u097f])/gu;
 const DEVANAGARI_VIRAMA = '\u094d';
-/** The signs of English o and e (ऑ ॉ, ऍ ॅ), which Sanskrit tables lack: the nearest Hindi vowels o and e. */
+/**
+ * The signs of the English vowels of hot and hat (ऑ ॉ, ऍ ॅ), which Sanskrit tables lack: o, and the
+ * a that English spells that vowel with (हॅच Hatch, जॅक्सन Jackson, मॅककॉनल McConnell).
+ */
 const DEVANAGARI_ENGLISH_VOWELS: readonly [RegExp, string][] = [
   [/\u0949/gu, '\u094b'],
-  [/\u0945/gu, '\u0947'],
+  [/\u0945/gu, '\u093e'],
   [/\u0911/gu, '\u0913'],
-  [/\u090d/gu, '\u090f'],
+  [/\u090d/gu, '\u0906'],
 ];
 /** IAST letters as Latin spellings of Hindi names write them. */
 const IAST_AS_NAMES: readonly [RegExp, string][] = [
