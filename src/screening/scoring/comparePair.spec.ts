@@ -61,6 +61,13 @@ describe('scoreNamePair', () => {
     expect(match('デイヴィッド・キャメロン', 'David Carlson')).toBe(false);
   });
 
+  it('hears the sch of a German name as the sh a transcription writes', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('布萊恩·夏茲', 'Brian Schatz')).toBe(true);
+    expect(match('Чак Шумер', 'Chuck Schumer')).toBe(true);
+    expect(match('布萊恩·夏茲', 'Brian Scott')).toBe(false);
+  });
+
   it('reads ji, jin and qi in a transcription as the k or g before i Mandarin lacks', () => {
     const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
     expect(match('安格斯·金', 'Angus King')).toBe(true);

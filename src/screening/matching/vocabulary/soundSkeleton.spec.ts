@@ -62,6 +62,13 @@ describe('latinSkeleton', () => {
     expect(latin('lee')).toBe(latin('ree'));
   });
 
+  it('hears the German sch as sh in every hearing', () => {
+    for (const hearing of ['chinese', 'korean', 'hebrew', 'alphabet', 'arabic', 'japanese'] as const) {
+      expect(latinSkeleton('schatz', hearing)).toBe(latinSkeleton('shatz', hearing));
+      expect(latinSkeleton('scholz', hearing)).not.toBe(latinSkeleton('scolz', hearing));
+    }
+  });
+
   it('hears an r after a vowel both left out, as English says it, and said, as other languages do', () => {
     // 워너 Warner, 마르코 Marco; 沃纳 Warner, 戈尔巴乔夫 Gorbachev.
     expect(latinSoundsOf(soundReading('korean', ''), 'marco')).toEqual([

@@ -90,6 +90,7 @@ export function latinSoundReadings(latin: string): string[] {
 }
 
 const VOWEL = /[aeiouy]/;
+const GERMAN_SCH = /sch/g;
 
 /** ch before l or r, and Michael's, is k (Крис, کریس, 克里斯 Chris; Хлоя Chloe; Майкл, 麦克 Michael). */
 const HARD_CH = /ch(?=[lr])|(?<=i)ch(?=ae)/g;
@@ -134,10 +135,9 @@ const HEARD_AS: Record<Hearing, (latin: string) => string> = {
       .replace(/gh|q/g, 'g')
       .replace(/wh?/g, 'v'),
   // Katakana (read in Hepburn) writes v as b mostly (ヴ and ビ alike: ヴィッター, ビッター Vitter),
-  // the German sch as sh (シューマー Schumer), and an m before b or p with ン (トランプ Trump).
+  // and an m before b or p with ン (トランプ Trump).
   japanese: (latin) =>
     latin
-      .replace(/sch/g, 'sh')
       .replace(/ph/g, 'f')
       .replace(/v/g, 'b')
       .replace(/m(?=[bp])/g, 'n'),
@@ -155,7 +155,7 @@ const DIGRAPHS = new Map([
 
 /**
  * The sound skeleton of a Latin name part (lower-case ASCII), as a transcription hears it: ph f,
- * th s, ch and soft g j, soft c s, hard c, k, q g, x g s, v w, kh h; h but at the start, gh, w
+ * th s, ch and soft g j, sch sh, soft c s, hard c, k, q g, x g s, v w, kh h; h but at the start, gh, w
  * after a vowel, and r after a vowel where no vowel follows (non-rhotic English: Warner 沃纳 W N,
  * 워너 W N, Palmer 帕尔默 B L M) silent. Korean hears more alike: f, ph and v as b (Philip 필립,
  * Kevin 케빈), z as j (Cruz 크루즈), and w as a vowel (Woodall 우돌). Hebrew hears p and f alike
@@ -177,8 +177,9 @@ export function latinSkeleton(
 ): string {
   // One consonant for two first (Matthew, Carswell), so a doubled t does not stand before th.
   const doubled = spelling.replace(/([b-df-hj-np-tv-z])\1/g, '$1');
-  // Every script hears the English ch of Chris and Michael as k (克里斯, 크리스, Крис, کریس).
-  const latin = HEARD_AS[hearing](doubled).replace(HARD_CH, 'k');
+  // Every script hears the English ch of Chris and Michael as k (克里斯, 크리스, Крис, کریس), and the
+  // German sch as sh (夏茨 Schatz, 슈머 and שומר Schumer, Шольц Scholz).
+  const latin = HEARD_AS[hearing](doubled.replace(GERMAN_SCH, 'sh')).replace(HARD_CH, 'k');
   // Hebrew and the alphabets write r after a vowel (וורנר, Уорнер Warner) and th as t (סמית', Смит Smith).
   const rhotic = hearing === 'hebrew' || hearing === 'alphabet' || hearing === 'arabic';
   // The alphabets and Arabic letters have one for each of b and p, d and t, k and g, v and w, r and l
