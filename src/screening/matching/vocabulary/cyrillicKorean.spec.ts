@@ -12,6 +12,13 @@ describe('cyrillicKoreanReadings', () => {
     );
   });
 
+  it('reads й before a vowel as the y of ё, and Рю as a family name (Ким Йон Ир, Рю Ми Ён)', () => {
+    expect(cyrillicKoreanReadings('Ким Йон Ир')![1]!.readings).toEqual(
+      expect.arrayContaining(['yong', 'yeon']),
+    );
+    expect(cyrillicKoreanReadings('Рю Ми Ён')![0]!.readings).toEqual(['ryu', 'lyu']);
+  });
+
   it('reads only names that start with a Korean family name and are made of Korean syllables', () => {
     for (const name of ['Иван Петров', 'Лиана Ким', 'Ким', 'Ким Чен Ын Пак Ли', 'Ким Владимир'])
       expect(cyrillicKoreanReadings(name), name).toBeUndefined();

@@ -52,6 +52,10 @@ const VOWELS: readonly (readonly [string, readonly string[]])[] = [
   ['ве', ['we', 'oe']],
   ['ви', ['wi']],
   ['йе', ['ye']],
+  // Й before a vowel writes its y as я, ё and ю do (Йон Ир, Yong Il, beside Ён).
+  ['йо', ['yo', 'yeo']],
+  ['йа', ['ya']],
+  ['йу', ['yu']],
   ['а', ['a']],
   ['я', ['ya']],
   ['о', ['o', 'eo']],
@@ -83,7 +87,7 @@ const FINALS: readonly (readonly [string, readonly string[]])[] = [
  * with one, as Иван or Лиана would otherwise be (и-ван, ли-а-на).
  */
 const FAMILY_NAMES: ReadonlySet<string> = new Set(
-  'ким ли ри пак пэк чхве цой чой чон чен чан кан ан ю ян хан сон со ко хо о юн лим рим син шин хон мун нам чо ро но мин пэ ха квон кон сим тхэ'.split(
+  'ким ли ри пак пэк чхве цой чой чон чен чан кан ан ю рю ян хан сон со ко хо о юн лим рим син шин хон мун нам чо ро но мин пэ ха квон кон сим тхэ'.split(
     ' ',
   ),
 );
