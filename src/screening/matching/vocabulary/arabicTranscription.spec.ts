@@ -15,6 +15,12 @@ describe('arabicSoundReadings', () => {
     expect(arabicSoundReadings('sfyr')).not.toContain(heard('zafar'));
   });
 
+  it('reads تش (tsh) as the ch Arabic has no letter for', () => {
+    // تشارلز Charles, ريتشارد Richard.
+    expect(arabicSoundReadings('tsharlz')).toContain(heard('charles'));
+    expect(arabicSoundReadings('rytshard')).toContain(heard('richard'));
+  });
+
   it('hears p as b and v as f, as Arabic writes them, and keeps r from l and kh from h', () => {
     expect(arabicSoundReadings('fylyb')).toContain(heard('philip'));
     expect(arabicSoundReadings('dyfyd')).toContain(heard('david'));

@@ -12,10 +12,12 @@ import { latinSkeleton, soundReading } from './soundSkeleton.js';
  *
  * The sound readings of a word in Arabic letters from its transliteration (w for و, y for ی, th for
  * ث): و read as the consonant v, as a vowel, and at the start as v and after it as a vowel; ز as
- * z and as an English s said z, ث as s (as Persian says it).
+ * z and as an English s said z, ث as s (as Persian says it), and تش (tsh) as the ch Arabic
+ * has no letter for (تشارلز Charles, ريتشارد Richard; Persian has چ).
  */
 export function arabicSoundReadings(spelling: string): string[] {
-  const plain = spelling.replaceAll('th', 's');
+  const said = spelling.replaceAll('th', 's');
+  const plain = said.includes('tsh') ? said.replaceAll('tsh', 'ch') : said;
   let spellings = plain.includes('w') ? [plain.replaceAll('w', 'v'), plain.replaceAll('w', '')] : [plain];
   // و first a consonant and then a vowel, as most foreign names have it (والادو Valadao, ویلسون Wilson).
   if (/^w.*w/.test(plain)) spellings.push(`v${plain.slice(1).replaceAll('w', '')}`);
