@@ -9,6 +9,7 @@ import {
   readingTokens,
 } from './nameTokens.js';
 import { alphabetWords, isAlphabetName } from './vocabulary/alphabetTranscription.js';
+import { arabicSoundSkeletons, persianWordsOpeningWithAl } from './vocabulary/arabicTranscription.js';
 import {
   isTranscribedName,
   transcribedWords,
@@ -307,6 +308,12 @@ const READERS: readonly Reader[] = [
       }),
     ];
   },
+  // A name in Persian letters with a word opening with ال, heard with that El or Al its own (الیزابت
+  // Elizabeth): each word heard as a word in Arabic letters is (tokenSimilarity.ts compareArabicSound).
+  (full, kind) => {
+    const words = persianWordsOpeningWithAl(full);
+    return words ? [soundParts(words, 'arabic', (word) => arabicSoundSkeletons(spellingOf(word, kind)))] : [];
+  },
   // RTGS is one spelling of a Thai name among several (Prayut, Prayuth): approximate.
   (full) => {
     const words = thaiNameReadings(full);
@@ -319,9 +326,12 @@ const READERS: readonly Reader[] = [
   },
 ];
 
-/** The scripts a reader reads: Greek, Armenian, Georgian, Cyrillic, Hebrew, Thai, kana, Han, Hangul. */
+/**
+ * The scripts a reader reads: Greek, Armenian, Georgian, Cyrillic, Hebrew, Persian, Thai, kana, Han,
+ * Hangul.
+ */
 const READ_SCRIPTS =
-  /[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f\u10a0-\u10ff\u0400-\u04ff\u05d0-\u05ea\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+  /[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f\u10a0-\u10ff\u0400-\u04ff\u05d0-\u05ea\u06a9\u06cc\u067e\u0686\u0698\u06af\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 const KATAKANA_SEPARATOR = /[\s\u30fb\uff65\u00b7]+/u;
 

@@ -68,6 +68,12 @@ describe('scoreNamePair', () => {
     expect(match('布萊恩·夏茲', 'Brian Scott')).toBe(false);
   });
 
+  it('hears the El of a name in Persian letters as its own, not the Arabic article', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('الیزابت وارن', 'Elizabeth Warren')).toBe(true);
+    expect(match('الیزابت وارن', 'Elizabeth Wood')).toBe(false);
+  });
+
   it('reads ji, jin and qi in a transcription as the k or g before i Mandarin lacks', () => {
     const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
     expect(match('安格斯·金', 'Angus King')).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arabicSoundReadings } from './arabicTranscription.js';
+import { arabicSoundReadings, persianWordsOpeningWithAl } from './arabicTranscription.js';
 import { latinSkeleton, soundReading } from './soundSkeleton.js';
 
 const heard = (latin: string) => soundReading('arabic', latinSkeleton(latin, 'arabic'));
@@ -19,6 +19,14 @@ describe('arabicSoundReadings', () => {
     // تشارلز Charles, ريتشارد Richard.
     expect(arabicSoundReadings('tsharlz')).toContain(heard('charles'));
     expect(arabicSoundReadings('rytshard')).toContain(heard('richard'));
+  });
+
+  it('reads a name in Persian letters whose word opens with ال with that El or Al its own', () => {
+    expect(persianWordsOpeningWithAl('الیزابت وارن')).toEqual(['الیزابت', 'وارن']);
+    // Arabic letters only: ال is the article (عبد الرحمن السيندي).
+    expect(persianWordsOpeningWithAl('عبد الرحمن السيندي')).toBeUndefined();
+    // Persian letters, no word opening with ال.
+    expect(persianWordsOpeningWithAl('محمد باقری')).toBeUndefined();
   });
 
   it('hears p as b and v as f, as Arabic writes them, and keeps r from l and kh from h', () => {

@@ -16,17 +16,37 @@ import { latinSkeleton, soundReading } from './soundSkeleton.js';
  * has no letter for (تشارلز Charles, ريتشارد Richard; Persian has چ).
  */
 export function arabicSoundReadings(spelling: string): string[] {
+  return arabicSoundSkeletons(spelling).map((skeleton) => soundReading('arabic', skeleton));
+}
+
+/** The skeletons of arabicSoundReadings, without the hearing's letter. */
+export function arabicSoundSkeletons(spelling: string): string[] {
   const said = spelling.replaceAll('th', 's');
   const plain = said.includes('tsh') ? said.replaceAll('tsh', 'ch') : said;
   let spellings = plain.includes('w') ? [plain.replaceAll('w', 'v'), plain.replaceAll('w', '')] : [plain];
   // و first a consonant and then a vowel, as most foreign names have it (والادو Valadao, ویلسون Wilson).
   if (/^w.*w/.test(plain)) spellings.push(`v${plain.slice(1).replaceAll('w', '')}`);
   if (plain.includes('z')) spellings = [...spellings, ...spellings.map((text) => text.replaceAll('z', 's'))];
-  const readings: string[] = [];
+  const skeletons: string[] = [];
   for (const variant of spellings) {
     const skeleton = latinSkeleton(variant, 'arabic');
-    const reading = soundReading('arabic', skeleton);
-    if (skeleton !== '' && !readings.includes(reading)) readings.push(reading);
+    if (skeleton !== '' && !skeletons.includes(skeleton)) skeletons.push(skeleton);
   }
-  return readings;
+  return skeletons;
+}
+
+/** Letters Persian has and Arabic does not (ک ی پ چ ژ گ). */
+const PERSIAN_LETTER = /[\u06a9\u06cc\u067e\u0686\u0698\u06af]/u;
+const OPENS_WITH_AL = /^\u0627\u0644[\u0621-\u064a\u0671-\u06d3]{2}/u;
+
+/**
+ * The words of a name in Persian letters when one opens with ال: Persian has no article, and writes
+ * with those letters the El and Al of foreign and Persian names (الیزابت Elizabeth, الیجا Elijah,
+ * الهام Elham, الیاس Elias), which the transliteration splits off as the Arabic article ("al
+ * yzabt"). Undefined for any other name.
+ */
+export function persianWordsOpeningWithAl(name: string): string[] | undefined {
+  if (!PERSIAN_LETTER.test(name)) return undefined;
+  const words = name.split(/\s+/u).filter(Boolean);
+  return words.some((word) => OPENS_WITH_AL.test(word)) ? words : undefined;
 }
