@@ -8,7 +8,7 @@ import {
   type ReadingPart,
   readingTokens,
 } from './nameTokens.js';
-import { alphabetWords, isAlphabetName } from './vocabulary/alphabetTranscription.js';
+import { alphabetSpellings, alphabetWords, isAlphabetName } from './vocabulary/alphabetTranscription.js';
 import { arabicSoundSkeletons, persianWordsOpeningWithAl } from './vocabulary/arabicTranscription.js';
 import {
   isTranscribedName,
@@ -302,10 +302,12 @@ const READERS: readonly Reader[] = [
     return [
       // Its g is hard as the alphabet writes it (კლეგი Clegg), or soft as the Latin spelling of a
       // name from that alphabet may be heard (Сергей Sergei).
-      soundParts(alphabetWords(full), 'alphabet', (word) => {
-        const spelling = spellingOf(word, kind);
-        return [latinSkeleton(spelling, 'alphabet', true), latinSkeleton(spelling, 'alphabet')];
-      }),
+      soundParts(alphabetWords(full), 'alphabet', (word) =>
+        alphabetSpellings(word, spellingOf(word, kind)).flatMap((spelling) => [
+          latinSkeleton(spelling, 'alphabet', true),
+          latinSkeleton(spelling, 'alphabet'),
+        ]),
+      ),
     ];
   },
   // A name in Persian letters with a word opening with ال, heard with that El or Al its own (الیزابت

@@ -74,6 +74,12 @@ describe('scoreNamePair', () => {
     expect(match('الیزابت وارن', 'Elizabeth Wood')).toBe(false);
   });
 
+  it('hears a Greek χ as a foreign h and τς as ch or ts', () => {
+    const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
+    expect(match('Όριν Χατς', 'Orrin Hatch')).toBe(true);
+    expect(match('Κλάιβ Μπετς', 'Clive Betts')).toBe(true);
+  });
+
   it('reads ji, jin and qi in a transcription as the k or g before i Mandarin lacks', () => {
     const match = (a: string, b: string) => scoreNamePair('person', a, b, standard).match;
     expect(match('安格斯·金', 'Angus King')).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alphabetWords, isAlphabetName } from './alphabetTranscription.js';
+import { alphabetSpellings, alphabetWords, isAlphabetName } from './alphabetTranscription.js';
 
 describe('names in Cyrillic, Greek, Armenian or Georgian letters', () => {
   it('are names in those letters only', () => {
@@ -17,5 +17,12 @@ describe('names in Cyrillic, Greek, Armenian or Georgian letters', () => {
   it('put the given names first when a comma puts the family name first', () => {
     expect(alphabetWords('Кейн, Тим')).toEqual(['Тим', 'Кейн']);
     expect(alphabetWords('Шейла Джексон-Лі')).toEqual(['Шейла', 'Джексон', 'Лі']);
+  });
+
+  it('hears a Greek χ as the kh of Russian х, and τσ also as ch', () => {
+    expect(alphabetSpellings('Χατς', 'chats')).toEqual(['khats', 'khach']);
+    expect(alphabetSpellings('Μπετς', 'bets')).toEqual(['bets', 'bech']);
+    // Cyrillic keeps its transliteration: ч is ch.
+    expect(alphabetSpellings('Чак', 'chak')).toEqual(['chak']);
   });
 });

@@ -18,6 +18,20 @@ export function isAlphabetName(name: string): boolean {
   return ALPHABET_LETTER.test(name) && ALPHABET_NAME.test(name);
 }
 
+const GREEK_LETTER = /[\u0370-\u03ff\u1f00-\u1fff]/u;
+
+/**
+ * The spellings a word of such a name is heard by: its transliteration, and for a Greek word, with
+ * its χ (ch) the kh of Russian х, the h Greek writes a foreign h with (Χάμοντ Hammond, Χατς
+ * Hatch), and with its τσ or τς also the ch Greek has no letter for (Τσάρλς Charles, Ρίτσαρντ
+ * Richard; Μπετς is Betts).
+ */
+export function alphabetSpellings(word: string, spelling: string): string[] {
+  if (!GREEK_LETTER.test(word)) return [spelling];
+  const heard = spelling.replaceAll('ch', 'kh');
+  return heard.includes('ts') ? [heard, heard.replaceAll('ts', 'ch')] : [heard];
+}
+
 /**
  * The words of such a name, the given names first: "Кейн, Тим" (a list's family name first) is
  * Тим Кейн.
