@@ -116,7 +116,7 @@ export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: 
         out.kind = word.text === particle.text ? 'exact' : 'spelling';
       } else if (word.readingKind === 'sound') {
         // Heard, as a word would be: a foreign name written by its sound has no particles, so the
-        // other name's "particle" was a given name (艾尔·弗兰肯 / Al Franken, בן סאס / Ben Sasse).
+        // other name's "particle" was a given name (艾尔·弗兰肯 and 앨 프랭큰 / Al Franken).
         out.score = soundScore(word.readings, particle.text);
         out.kind = out.score === TOKEN_SCORES.romanisation ? 'spelling' : 'fuzzy';
       }

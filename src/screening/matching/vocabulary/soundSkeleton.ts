@@ -58,7 +58,7 @@ const HEARD = new Map(
 /**
  * Hearings that leave out an r after a vowel where no vowel follows, as English says it (Warner
  * 沃纳, 워너 W N), yet write it where the name's own language says it: Italian, Spanish, German
- * or Russian names (마르코 Marco M L G, 에드가르 Edgar, 戈尔巴乔夫 Gorbachev G L B J F). A Latin part
+ * or Russian names (마르코 Marco M L G, 에드가르 Edgar, 戈尔巴乔夫 Gorbachev G L B J W). A Latin part
  * is heard both ways by them.
  */
 const SOMETIMES_RHOTIC: ReadonlySet<Hearing> = new Set(['chinese', 'korean', 'japanese']);
