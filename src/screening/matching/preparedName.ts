@@ -260,7 +260,10 @@ const READERS: readonly Reader[] = [
         'exact',
       ),
     ),
-  // A foreign name as Japanese writes it, in its own order (the family name last); approximate.
+  // A foreign name as Japanese writes it, in its own order (the family name last): approximate
+  // readings, and the same name heard, as Chinese and Korean transcriptions are (its Hepburn
+  // spelling's consonants: デイヴィッド deividdo D B D, David), where the added vowels that put its
+  // spelling far from the Latin one (キャメロン kyameron, Cameron) are no part of a skeleton.
   (full, kind) => {
     if (!isKatakanaName(full)) return [];
     const words = full.split(KATAKANA_SEPARATOR).filter(Boolean);
@@ -270,19 +273,9 @@ const READERS: readonly Reader[] = [
         'last',
         'approximate',
       ),
+      soundParts(words, 'japanese', (word) => latinSkeleton(spellingOf(word, kind), 'japanese', true)),
     ];
   },
-  // The same name heard, as Chinese and Korean transcriptions are (its Hepburn spelling's consonants:
-  // デイヴィッド deividdo D B D, David): the added vowels that put its spelling far from the Latin
-  // one (キャメロン kyameron, Cameron) are no part of a skeleton.
-  (full, kind) =>
-    isKatakanaName(full)
-      ? [
-          soundParts(full.split(KATAKANA_SEPARATOR).filter(Boolean), 'japanese', (word) =>
-            latinSkeleton(spellingOf(word, kind), 'japanese', true),
-          ),
-        ]
-      : [],
   // A foreign name in Chinese characters, in its own order (the family name last): its sound.
   (full) =>
     isTranscribedName(full) ? [soundParts(transcribedWords(full), 'chinese', transcriptionSkeletons)] : [],
