@@ -60,6 +60,25 @@ describe('compareTokens', () => {
     });
     expect(compare('John Teng', 'John Deng').score).toBeLessThan(TOKEN_SCORES.romanisation);
   });
+
+  it('hears a pinyin x as the sh an English writer spells it with', () => {
+    const heard = { score: TOKEN_SCORES.phonetic, kind: 'phonetic' };
+    expect(compare('Jinping Shi', 'Jinping Xi')).toEqual(heard);
+    expect(compare('Ping Shiao', 'Ping Xiao')).toEqual(heard);
+    expect(compare('Ming Shu', 'Ming Xu')).toEqual(heard);
+    // Only in a name read as Chinese syllables: elsewhere an x is not an sh.
+    expect(compare('Robert Xu', 'Robert Shu').score).toBe(0);
+  });
+
+  it('keeps an Iberian patronymic surname apart from the given name it was made from', () => {
+    expect(compare('Pedro Sancho', 'Pedro Sánchez').score).toBe(0);
+    expect(compare('Pedro Martin', 'Pedro Martínez').score).toBe(0);
+    expect(compare('Ana Fernandes', 'Ana Fernando').score).toBe(0);
+    // Spellings of one patronymic still meet, and a single letter stays a typo.
+    expect(compare('Pedro Sanches', 'Pedro Sánchez').kind).not.toBe('exact');
+    expect(compare('Pedro Sanches', 'Pedro Sánchez').score).toBeGreaterThan(0.8);
+    expect(compare('Juan Lope', 'Juan López').kind).toBe('fuzzy');
+  });
 });
 
 describe('comparisonIdentity', () => {

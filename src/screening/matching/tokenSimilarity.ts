@@ -5,7 +5,7 @@ import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
 import { readRomanNumeral } from './vocabulary/orgWords.js';
-import { areNicknames } from './vocabulary/personNames.js';
+import { areNicknames, arePatronymicAndRoot } from './vocabulary/personNames.js';
 import { latinSoundsOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
 /**
@@ -183,10 +183,13 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     out.kind = 'nickname';
     return;
   }
-  if (a.acronym || b.acronym) return;
+  if (a.acronym || b.acronym || arePatronymicAndRoot(a.key, b.key)) return;
   if ((a.sino !== '' && a.sino === b.sino) || sameKoreanSyllables(a.korean, b.korean)) {
     out.score = TOKEN_SCORES.romanisation;
     out.kind = 'spelling';
+  } else if (a.sino !== '' && b.sino !== '' && heardSino(a.sino) === heardSino(b.sino)) {
+    out.score = TOKEN_SCORES.phonetic;
+    out.kind = 'phonetic';
   }
   const length = Math.max(a.text.length, b.text.length);
   if (length >= 2) {
@@ -522,6 +525,15 @@ function compareSkeletonsAs(
 /** A Korean key as the token of the other origin would carry it ('H...' for 'L...' and back). */
 export function otherKoreanOrigin(korean: string): string {
   return `${korean[0] === 'H' ? 'L' : 'H'}${korean.slice(1)}`;
+}
+
+/**
+ * Chinese syllables as an English writer hears them: pinyin x (and Wade-Giles hs) is said close to
+ * sh, and spelled so ("Shi Jinping", "Liu Shiaobo"). Merged as a sound, not a spelling: pinyin shi
+ * and xi are also two syllables (石 and 习).
+ */
+function heardSino(sino: string): string {
+  return sino.replaceAll('x', 'sh');
 }
 
 export function sameKoreanSyllables(a: string, b: string): boolean {

@@ -80,6 +80,14 @@ describe('scoreNamePair', () => {
     expect(match('安格斯·林', 'Angus King')).toBe(false);
   });
 
+  it('hears a pinyin x spelled sh, and tells an Iberian patronymic from the given name it comes from', () => {
+    expect(match('Shi Jinping', 'Xi Jinping')).toBe(true);
+    expect(match('Liu Shiaobo', 'Liu Xiaobo')).toBe(true);
+    expect(match('Pedro Sancho', 'Pedro Sánchez')).toBe(false);
+    expect(match('Fernando Rodrigo', 'Fernando Rodríguez')).toBe(false);
+    expect(match('Pedro Sanches', 'Pedro Sánchez')).toBe(true);
+  });
+
   it('rounds the score to three decimals', () => {
     const { score } = scoreNamePair('person', 'Vladimir Putn', 'Vladimir Putin', standard);
     expect(score).toBeLessThan(0.9);

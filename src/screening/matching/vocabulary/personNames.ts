@@ -292,6 +292,45 @@ export function areNicknames(a: string, b: string): boolean {
 }
 
 /**
+ * Spanish and Portuguese patronymic surnames beside the given names they were made from ("son of
+ * Sancho": Sánchez, Sanches). Two letters apart, each pair is within a fuzzy match's edit budget,
+ * yet a Sancho is not a Sánchez: "Pedro Sancho" and "Pedro Sánchez" are two people, as "Pedro
+ * Martín" and "Pedro Martínez" are. Pairs one letter apart (Lope / López, Enrique / Enríquez) are
+ * left out: one letter is also a typo. Each group: the given name, then its patronymics.
+ */
+const PATRONYMIC_GROUPS: readonly (readonly string[])[] = [
+  ['sancho', 'sanchez', 'sanches'],
+  ['martin', 'martinez'],
+  ['martim', 'martins'],
+  ['rodrigo', 'rodriguez', 'rodrigues'],
+  ['fernando', 'fernandez', 'fernandes'],
+  ['hernando', 'hernandez', 'hernandes'],
+  ['gonzalo', 'gonzalez'],
+  ['alvaro', 'alvarez', 'alvares'],
+  ['ramiro', 'ramirez', 'ramires'],
+  ['benito', 'benitez'],
+  ['jimeno', 'jimenez'],
+  ['mendo', 'mendez', 'mendes'],
+  ['nuno', 'nunez', 'nunes'],
+  ['ordono', 'ordonez'],
+  ['galindo', 'galindez'],
+  ['lopo', 'lopes'],
+  ['pero', 'perez', 'peres'],
+];
+
+/** Canonical spelling of a patronymic -> that of the given name it was made from. */
+const PATRONYMIC_ROOTS = new Map<string, string>(
+  PATRONYMIC_GROUPS.flatMap(([root, ...patronymics]) =>
+    patronymics.map((patronymic) => [canonicalSpelling(patronymic), canonicalSpelling(root!)] as const),
+  ),
+);
+
+/** True when one is a patronymic surname made from the other ("sanchez" / "sancho"). Takes keys. */
+export function arePatronymicAndRoot(a: string, b: string): boolean {
+  return PATRONYMIC_ROOTS.get(a) === b || PATRONYMIC_ROOTS.get(b) === a;
+}
+
+/**
  * Titles, honorifics and ranks dropped from the front of a person's name ("President Erdogan",
  * "Mr. Rami Makhlouf", "Shaikh Isa"). Only leading tokens are dropped, and never the last one.
  */
