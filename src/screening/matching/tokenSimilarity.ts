@@ -183,7 +183,7 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     out.kind = 'nickname';
     return;
   }
-  if (a.acronym || b.acronym || arePatronymicAndRoot(a.key, b.key)) return;
+  if (a.acronym || b.acronym) return;
   if ((a.sino !== '' && a.sino === b.sino) || sameKoreanSyllables(a.korean, b.korean)) {
     out.score = TOKEN_SCORES.romanisation;
     out.kind = 'spelling';
@@ -200,6 +200,11 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     const limit = phonetic ? Math.max(nearLimit, TOKEN_SCORES.phoneticPlausibility * length) : nearLimit;
     if (limit > 0 && distanceLowerBound(a.letters, b.letters, a.text.length, b.text.length) <= limit) {
       const cost = weightedDistance(a.text, b.text, limit);
+      // Asked only of the few pairs near enough to match (a lookup per comparison costs the search).
+      if (cost <= limit && arePatronymicAndRoot(a.key, b.key)) {
+        out.score = 0;
+        return;
+      }
       if (cost <= budget) {
         if (1 - cost / length > out.score) {
           out.score = 1 - cost / length;
