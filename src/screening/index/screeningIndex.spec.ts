@@ -213,6 +213,18 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(ids(search('Vldmr Ptn', { kind: 'person', on: putin }))).toEqual(['eu_fsf:putin']);
   });
 
+  it('finds a compound name in Persian letters among namesakes, not only the names its halves reach', () => {
+    // Four Shamsuddins make the compound the query's commonest part; the halves heard as words
+    // (شمس shams, الدین eldin) reach rarer names. Read as words, they kept every Shamsuddin out.
+    const shamsuddins = ['SHAMSUDDIN', 'Shamsuddin Haqqani', 'Shamsuddin Omari', 'Shamsuddin Rahimi'];
+    const parties = ScreeningIndex.build([
+      ...shamsuddins.map((name, i) => listed({ id: `un_sc_sanctions:shamsuddin-${i}`, name })),
+      listed({ id: 'test:shams', name: 'Shams Karimi' }),
+      listed({ id: 'test:eldin', name: 'Eldin Hodzic' }),
+    ]);
+    expect(ids(search('شمس الدین', { kind: 'person', on: parties }))).toContain('un_sc_sanctions:shamsuddin-0');
+  });
+
   it('finds a Korean name with a slip of the key among names sharing its other syllables', () => {
     const koreans = ScreeningIndex.build(
       ['KIM JONG SIK', 'KIM SONG SIK', 'KIM JONG NAM', 'PAK HAN SE', 'KANG HAN SE'].map((name) =>

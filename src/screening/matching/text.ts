@@ -99,8 +99,19 @@ const ABD_COMPOUND =
  * al-Din): written here as Latin writes the one word, so its skeleton is Latin's, and a Latin name
  * in parts meets it through a merged alignment, as عبد compounds do.
  */
-const THEOPHORIC_SECOND =
-  /([\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff]+[\u064b-\u065f\u0670]*)\s+\u0627\u0644(\u062f[\u064b-\u065f\u0670]*[\u064a\u06cc]\u0646|\u0644[\u064b-\u065f\u0670]*[\u0647\u06c1\u06be])(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
+const THEOPHORIC_TAIL =
+  '\\u0627\\u0644(\\u062f[\\u064b-\\u065f\\u0670]*[\\u064a\\u06cc]\\u0646|\\u0644[\\u064b-\\u065f\\u0670]*[\\u0647\\u06c1\\u06be])';
+const THEOPHORIC_SECOND = new RegExp(
+  `([\\u0621-\\u064a\\u0671-\\u06d3\\u06fa-\\u06ff]+[\\u064b-\\u065f\\u0670]*)\\s+${THEOPHORIC_TAIL}(?![\\u0621-\\u064a\\u0671-\\u06d3\\u06fa-\\u06ff])`,
+  'gu',
+);
+const THEOPHORIC_WORD = new RegExp(`^${THEOPHORIC_TAIL}$`, 'u');
+
+/** The word is الدين or الله, the second half of a compound name (Shams al-Din, Nur Allah). */
+export function isTheophoricSecond(word: string): boolean {
+  return THEOPHORIC_WORD.test(word);
+}
+
 const theophoricLatin = (_match: string, name: string, second: string) =>
   name + (second.startsWith('\u062f') ? 'uddin' : 'ullah');
 /** ولد between names: "son of" in Mauritanian names, the particle Latin writes ould. */

@@ -29,6 +29,16 @@ describe('arabicSoundReadings', () => {
     expect(persianWordsOpeningWithAl('محمد باقری')).toBeUndefined();
   });
 
+  it('leaves the Arabic compounds of a name in Persian letters to the transliteration', () => {
+    // الدين and الله after a name, the name after عبد: the article of a compound Latin writes as one.
+    expect(persianWordsOpeningWithAl('شمس الدین')).toBeUndefined();
+    expect(persianWordsOpeningWithAl('سيد غیاث الدین آغا')).toBeUndefined();
+    expect(persianWordsOpeningWithAl('نور الله کریمی')).toBeUndefined();
+    expect(persianWordsOpeningWithAl('عبد الحی عظیم')).toBeUndefined();
+    // Any other word opening with ال is heard with it, even beside a compound.
+    expect(persianWordsOpeningWithAl('الهام شمس الدین')).toEqual(['الهام', 'شمس', 'الدین']);
+  });
+
   it('hears p as b and v as f, as Arabic writes them, and keeps r from l and kh from h', () => {
     expect(arabicSoundReadings('fylyb')).toContain(heard('philip'));
     expect(arabicSoundReadings('dyfyd')).toContain(heard('david'));

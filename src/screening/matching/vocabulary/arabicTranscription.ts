@@ -1,3 +1,4 @@
+import { isTheophoricSecond } from '../text.js';
 import { latinSkeleton, soundReading } from './soundSkeleton.js';
 
 /**
@@ -43,10 +44,17 @@ const OPENS_WITH_AL = /^\u0627\u0644[\u0621-\u064a\u0671-\u06d3]{2}/u;
  * The words of a name in Persian letters when one opens with ال: Persian has no article, and writes
  * with those letters the El and Al of foreign and Persian names (الیزابت Elizabeth, الیجا Elijah,
  * الهام Elham, الیاس Elias), which the transliteration splits off as the Arabic article ("al
- * yzabt"). Undefined for any other name.
+ * yzabt"). Undefined for any other name. The Arabic compounds Persian names keep are left to the
+ * transliteration, which reads them as Latin writes them: الدين and الله after a name (شمس الدین
+ * Shamsuddin), and the name after عبد (عبد الحی Abdul Hai). Heard as words, their parts reached
+ * other Latin names than the compound's and pushed it out of the search's candidates.
  */
 export function persianWordsOpeningWithAl(name: string): string[] | undefined {
   if (!PERSIAN_LETTER.test(name)) return undefined;
   const words = name.split(/\s+/u).filter(Boolean);
-  return words.some((word) => OPENS_WITH_AL.test(word)) ? words : undefined;
+  const elName = (word: string, i: number) =>
+    OPENS_WITH_AL.test(word) && !(i > 0 && (isTheophoricSecond(word) || words[i - 1] === ABD));
+  return words.some(elName) ? words : undefined;
 }
+
+const ABD = '\u0639\u0628\u062f';
