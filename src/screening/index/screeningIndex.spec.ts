@@ -222,7 +222,9 @@ describe('ScreeningIndex.search: finding a party', () => {
       listed({ id: 'test:shams', name: 'Shams Karimi' }),
       listed({ id: 'test:eldin', name: 'Eldin Hodzic' }),
     ]);
-    expect(ids(search('شمس الدین', { kind: 'person', on: parties }))).toContain('un_sc_sanctions:shamsuddin-0');
+    expect(ids(search('شمس الدین', { kind: 'person', on: parties }))).toContain(
+      'un_sc_sanctions:shamsuddin-0',
+    );
   });
 
   it('finds a Korean name with a slip of the key among names sharing its other syllables', () => {
