@@ -68,6 +68,13 @@ describe('transliterate: Arabic spelled as Latin spellings write it', () => {
     expect(words('ذاکر')).toEqual(['zakr']);
   });
 
+  it('writes ض as the z Persian says in a name with Persian letters, and as d in Arabic letters', () => {
+    const words = (text: string) => rawWords(text, true).map((word) => word.text);
+    expect(words('رضا کریمی')).toEqual(['rza', 'krymi']);
+    expect(words('قاضی')).toEqual(['qazi']);
+    expect(words('رمضان')).toEqual(['rmdan']);
+  });
+
   it('spells Hebrew as Latin spellings write it: vav a vowel, b and p at the start, sh, the final a, geresh', () => {
     const words = (text: string) => rawWords(text, true).map((word) => word.text);
     expect(words('צבי בר יוסף')).toEqual(['zvy', 'br', 'ywsf']);

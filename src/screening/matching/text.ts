@@ -134,9 +134,18 @@ const ARABIC_SON_OF =
  * ("son of") is the lineage particle bin, as Latin writes it. Alif, the long a, is the a Latin
  * writes (بلال Bilal), where letter-by-letter transliteration drops it and joins the letters around it.
  */
+/** Letters Persian has and Arabic does not (ک ی پ چ ژ گ): a name written with them is Persian-style. */
+export const PERSIAN_LETTER = /[\u06a9\u06cc\u067e\u0686\u0698\u06af]/u;
+/**
+ * ض, which Persian, Urdu and Pashto say z, and Latin spells so in their names (رضا Reza, ضیا Zia,
+ * فضل Fazl, قاضی Qazi, رمضان Ramazan), where Arabic says d (Ramadan, Fadl).
+ */
+const DAD = /\u0636/gu;
+
 function arabicSpelling(text: string): string {
   if (!ARABIC_LETTER.test(text)) return text;
-  return text
+  const spelled = PERSIAN_LETTER.test(text) ? text.replace(DAD, 'z') : text;
+  return spelled
     .replace(SAYYID, '$1seyyed')
     .replace(FINAL_YA, 'i')
     .replace(ABD_COMPOUND, '$1$2')

@@ -1,4 +1,4 @@
-import { isTheophoricSecond } from '../text.js';
+import { isTheophoricSecond, PERSIAN_LETTER } from '../text.js';
 import { latinSkeleton, soundReading } from './soundSkeleton.js';
 
 /**
@@ -36,8 +36,6 @@ export function arabicSoundSkeletons(spelling: string): string[] {
   return skeletons;
 }
 
-/** Letters Persian has and Arabic does not (ک ی پ چ ژ گ). */
-const PERSIAN_LETTER = /[\u06a9\u06cc\u067e\u0686\u0698\u06af]/u;
 const OPENS_WITH_AL = /^\u0627\u0644[\u0621-\u064a\u0671-\u06d3]{2}/u;
 
 /**
