@@ -43,7 +43,7 @@ describe('chineseTranscription', () => {
     expect(allHeard('乔治·华盛顿')[0]).toEqual([latinSkeleton('george')]);
   });
 
-  it('reads hua, huai and hui as the w they write, and David, Richard, Michael by convention', () => {
+  it('reads hua, huai and hui as the w they write, and David, Richard, Edward, Michael by convention', () => {
     expect(heard('乔治·华盛顿')[1]).toBe(latinSkeleton('washington'));
     expect(heard('伊莉莎白·華倫')[1]).toBe(latinSkeleton('warren'));
     expect(heard('榮·懷登')[1]).toBe(latinSkeleton('wyden'));
@@ -52,6 +52,8 @@ describe('chineseTranscription', () => {
     expect(heard('大卫·卡梅伦')[0]).toBe(latinSkeleton('david'));
     expect(heard('戴維·蒙代爾')[0]).toBe(latinSkeleton('david'));
     expect(heard('理查·谢尔比')[0]).toBe(latinSkeleton('richard'));
+    expect(heard('爱德华·马基')[0]).toBe(latinSkeleton('edward'));
+    expect(heard('愛德華·甘迺迪')[0]).toBe(latinSkeleton('edward'));
     expect(heard('麥可·法隆')[0]).toBe(latinSkeleton('michael'));
   });
 });

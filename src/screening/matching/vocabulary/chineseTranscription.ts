@@ -84,8 +84,8 @@ function syllableSkeleton(syllable: string): string {
 
 /**
  * Names Chinese writes by convention rather than by sound, with the skeleton of the name they
- * stand for: 约翰 (yuehan, from Johannes) is John; 大卫 and 戴维 (dawei, daiwei) are David and 理查
- * (licha) Richard, their last sound unwritten; 麦可 (maike) is Michael.
+ * stand for: 约翰 (yuehan, from Johannes) is John; 大卫 and 戴维 (dawei, daiwei) are David, 理查
+ * (licha) Richard and 爱德华 (aidehua) Edward, their last sound unwritten; 麦可 (maike) is Michael.
  */
 const CONVENTIONAL = new Map([
   ['约翰', 'JN'],
@@ -96,6 +96,8 @@ const CONVENTIONAL = new Map([
   ['戴維', 'DWD'],
   ['理查', 'LJD'],
   ['理察', 'LJD'],
+  ['爱德华', 'DWD'],
+  ['愛德華', 'DWD'],
   ['麦可', 'MGL'],
   ['麥可', 'MGL'],
 ]);
