@@ -127,6 +127,15 @@ const SAYYID = /^(\s*)\u0633[\u064a\u06cc]\u062f(?=\s)/u;
 const ARABIC_SON_OF =
   /(^|[^\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])\u0627?\u0628\u0646(?![\u0621-\u064a\u0671-\u06d3\u06fa-\u06ff])/gu;
 
+/** Letters Persian has and Arabic does not (ک ی پ چ ژ گ): a name written with them is Persian-style. */
+export const PERSIAN_LETTER = /[\u06a9\u06cc\u067e\u0686\u0698\u06af]/u;
+/**
+ * ض, which Persian, Urdu and Pashto say z and Latin spells so in their names (رضا Reza, قاضی Qazi,
+ * فضل Fazl), where Arabic says d (Ramadan, Fadl): written z in a name with Persian letters only, as
+ * a name in Arabic letters alone may be either.
+ */
+const DAD = /\u0636/gu;
+
 /**
  * What Latin spellings of Arabic names do and letter-by-letter transliteration does not: the article
  * written onto the word (العبيدي) stands apart, as Latin writes it (al-Ubaidi, Al Ubaidi); the
@@ -134,14 +143,6 @@ const ARABIC_SON_OF =
  * ("son of") is the lineage particle bin, as Latin writes it. Alif, the long a, is the a Latin
  * writes (بلال Bilal), where letter-by-letter transliteration drops it and joins the letters around it.
  */
-/** Letters Persian has and Arabic does not (ک ی پ چ ژ گ): a name written with them is Persian-style. */
-export const PERSIAN_LETTER = /[\u06a9\u06cc\u067e\u0686\u0698\u06af]/u;
-/**
- * ض, which Persian, Urdu and Pashto say z, and Latin spells so in their names (رضا Reza, ضیا Zia,
- * فضل Fazl, قاضی Qazi, رمضان Ramazan), where Arabic says d (Ramadan, Fadl).
- */
-const DAD = /\u0636/gu;
-
 function arabicSpelling(text: string): string {
   if (!ARABIC_LETTER.test(text)) return text;
   const spelled = PERSIAN_LETTER.test(text) ? text.replace(DAD, 'z') : text;

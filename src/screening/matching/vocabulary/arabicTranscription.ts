@@ -37,6 +37,7 @@ export function arabicSoundSkeletons(spelling: string): string[] {
 }
 
 const OPENS_WITH_AL = /^\u0627\u0644[\u0621-\u064a\u0671-\u06d3]{2}/u;
+const ABD = '\u0639\u0628\u062f';
 
 /**
  * The words of a name in Persian letters when one opens with ال: Persian has no article, and writes
@@ -54,5 +55,3 @@ export function persianWordsOpeningWithAl(name: string): string[] | undefined {
     OPENS_WITH_AL.test(word) && !(i > 0 && (isTheophoricSecond(word) || words[i - 1] === ABD));
   return words.some(elName) ? words : undefined;
 }
-
-const ABD = '\u0639\u0628\u062f';
