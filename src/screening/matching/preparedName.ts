@@ -112,7 +112,11 @@ const SHORT_U = /[ўЎ]/u;
  */
 function belarusianAsRussian(full: string, nameClass: NameClass): string[] {
   if (nameClass !== 'person' || !SHORT_U.test(full)) return [];
-  return [full.replace(/ў/gu, 'в').replace(/Ў/gu, 'В')];
+  return [withShortUAsV(full)];
+}
+
+function withShortUAsV(text: string): string {
+  return text.replace(/ў/gu, 'в').replace(/Ў/gu, 'В');
 }
 
 /**
@@ -295,8 +299,9 @@ const READERS: readonly Reader[] = [
     return [
       // Its g is hard as the alphabet writes it (კლეგი Clegg), or soft as the Latin spelling of a
       // name from that alphabet may be heard (Сергей Sergei).
+      // A Belarusian ў is heard as the в of the Russian form, as it is read (belarusianAsRussian).
       soundParts(alphabetWords(full), 'alphabet', (word) =>
-        alphabetSpellings(word, spellingOf(word, kind)).flatMap((spelling) => [
+        alphabetSpellings(word, spellingOf(withShortUAsV(word), kind)).flatMap((spelling) => [
           latinSkeleton(spelling, 'alphabet', true),
           latinSkeleton(spelling, 'alphabet'),
         ]),

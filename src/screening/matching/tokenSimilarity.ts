@@ -1,12 +1,12 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
-import { consonantSkeleton, type NameToken } from './nameTokens.js';
+import { consonantSkeleton, type NameToken, nameTokens } from './nameTokens.js';
 import { arabicSoundReadings } from './vocabulary/arabicTranscription.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
 import { readRomanNumeral } from './vocabulary/orgWords.js';
 import { areNicknames, arePatronymicAndRoot } from './vocabulary/personNames.js';
-import { latinSoundsOf, readsEveryName } from './vocabulary/soundSkeleton.js';
+import { hearingOf, latinSoundsOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
 /**
  * How two tokens were found to be the same name part:
@@ -171,6 +171,7 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
   }
   if (a.readings.length > 0 || b.readings.length > 0) {
     compareReadings(a, b, fuzz, out);
+    compareSpelled(a, b, fuzz, out);
     return;
   }
   if (a.key === b.key) {
@@ -283,6 +284,45 @@ function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Token
     out.score = score;
     out.kind = score === TOKEN_SCORES.romanisation ? 'spelling' : 'fuzzy';
   }
+}
+
+/**
+ * A word of the query in Cyrillic, Greek, Armenian or Georgian letters, heard, against a Latin part
+ * also by its transliteration, as the name's own parts are compared: the reading name then holds
+ * both kinds of evidence, word by word. Without it each was in a name of its own, and a name whose
+ * one word matched only by sound and the other only by its letters matched in neither (Эндрю
+ * Гриффитс: Andrew heard, Griffiths spelled; Тад Кохран: Thad heard, Cochran spelled).
+ * - Its letters, not their metaphone code: the sound is the reading's own (Беттс is not Potts).
+ * - Not Hebrew or Arabic letters: their transliterations leave the vowels out, and two loose
+ *   readings of one word met other names (מוחמד דוד: ABBAKAR MUHAMAD, among the US negatives).
+ * - The query's words only: every Latin query would otherwise pay for it against every listed name
+ *   in those scripts (a sixth of the mean query time on all lists), and a listed name in Cyrillic
+ *   or Greek has its Latin names beside it.
+ */
+function compareSpelled(query: NameToken, listed: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
+  if (query.readingKind !== 'sound' || listed.readings.length > 0) return;
+  if (hearingOf(query.readings[0] ?? '') !== 'alphabet') return;
+  const spelled = spelledToken(query);
+  if (spelled === undefined) return;
+  compareTokens(spelled, listed, fuzz, SPELLED);
+  if (SPELLED.score > out.score && SPELLED.kind !== 'phonetic') {
+    out.score = SPELLED.score;
+    out.kind = SPELLED.kind;
+  }
+}
+
+const SPELLED: TokenComparison = { score: 0, kind: 'exact' };
+const SPELLINGS = new WeakMap<NameToken, NameToken | null>();
+
+/** The word of a heard part transliterated, as one token (undefined when it makes more than one). */
+function spelledToken(heard: NameToken): NameToken | undefined {
+  let spelled = SPELLINGS.get(heard);
+  if (spelled === undefined) {
+    const tokens = nameTokens(heard.text, 'person');
+    spelled = tokens.length === 1 && tokens[0]!.readings.length === 0 ? tokens[0]! : null;
+    SPELLINGS.set(heard, spelled);
+  }
+  return spelled ?? undefined;
 }
 
 /**

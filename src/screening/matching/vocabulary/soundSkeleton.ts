@@ -31,6 +31,11 @@ export function soundReading(hearing: Hearing, skeleton: string): string {
   return `${PREFIX[hearing]}${skeleton}`;
 }
 
+/** The hearing of a reading, by its first letter. */
+export function hearingOf(reading: string): Hearing | undefined {
+  return (Object.keys(PREFIX) as Hearing[]).find((hearing) => PREFIX[hearing] === reading[0]);
+}
+
 /**
  * Whether the reading's hearing reads every name of its script rather than only transcribed
  * foreign names (Hebrew, where no mark sets those apart): its short skeletons are common to many
