@@ -6,7 +6,7 @@ import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
 import { readRomanNumeral } from './vocabulary/orgWords.js';
 import { areNicknames, arePatronymicAndRoot } from './vocabulary/personNames.js';
-import { hearingOf, latinSoundsOf, readsEveryName } from './vocabulary/soundSkeleton.js';
+import { heardIn, latinSoundsOf, readsEveryName } from './vocabulary/soundSkeleton.js';
 
 /**
  * How two tokens were found to be the same name part:
@@ -301,7 +301,7 @@ function compareReadings(a: NameToken, b: NameToken, fuzz: Fuzziness, out: Token
  */
 function compareSpelled(query: NameToken, listed: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
   if (query.readingKind !== 'sound' || listed.readings.length > 0) return;
-  if (hearingOf(query.readings[0] ?? '') !== 'alphabet') return;
+  if (!heardIn(query.readings[0] ?? '', 'alphabet')) return;
   const spelled = spelledToken(query);
   if (spelled === undefined) return;
   compareTokens(spelled, listed, fuzz, SPELLED);

@@ -31,9 +31,9 @@ export function soundReading(hearing: Hearing, skeleton: string): string {
   return `${PREFIX[hearing]}${skeleton}`;
 }
 
-/** The hearing of a reading, by its first letter. */
-export function hearingOf(reading: string): Hearing | undefined {
-  return (Object.keys(PREFIX) as Hearing[]).find((hearing) => PREFIX[hearing] === reading[0]);
+/** Whether a reading is of that hearing (its first letter). */
+export function heardIn(reading: string, hearing: Hearing): boolean {
+  return reading[0] === PREFIX[hearing];
 }
 
 /**
@@ -42,7 +42,7 @@ export function hearingOf(reading: string): Hearing | undefined {
  * names, and only an exact one of two consonants or more counts (tokenSimilarity.ts `soundScore`).
  */
 export function readsEveryName(reading: string): boolean {
-  return reading[0] === PREFIX.hebrew || reading[0] === PREFIX.alphabet || reading[0] === PREFIX.arabic;
+  return heardIn(reading, 'hebrew') || heardIn(reading, 'alphabet') || heardIn(reading, 'arabic');
 }
 
 /**
