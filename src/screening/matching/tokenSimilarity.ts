@@ -81,6 +81,11 @@ export function comparisonIdentity(token: NameToken): string {
   return `${token.role}|${token.text}|${token.key}|${token.abjad ? 1 : 0}${token.acronym ? 1 : 0}|${token.sino}|${token.korean}|${token.koreanSlip}|${token.legalFamily ?? ''}|${token.readings.join('/')}|${token.readingKind}`;
 }
 
+/**
+ * How two parts agree, into `out`. `a` is the query's part and `b` the listed one: every caller
+ * passes them so (the alignment, the term dictionary, the reverse index), and one rule reads them
+ * so (compareSpelled, for the query's words only).
+ */
 export function compareTokens(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenComparison): void {
   out.score = 0;
   out.kind = 'exact';
