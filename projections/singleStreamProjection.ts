@@ -30,8 +30,11 @@ export interface SingleStreamProjectionOptions<Table extends string, State, Even
   idColumn: string;
   /** Columns lifted out of the state, by name: their SQL type and their value. */
   columns: Record<string, { type: string; value(state: State): unknown }>;
-  /** Indexes by name suffix (`<table>_<suffix>`), each on the columns listed. */
-  indexes?: Record<string, string[]>;
+  /**
+   * Indexes by name suffix (`<table>_<suffix>`), each on the columns listed (a B-tree), or a GIN
+   * index on one jsonb column (containment and key queries: `?|`, `@>`).
+   */
+  indexes?: Record<string, string[] | { gin: string }>;
 }
 
 export function singleStreamProjection<Table extends string, State, Event>(
@@ -56,10 +59,12 @@ export function singleStreamProjection<Table extends string, State, Event>(
         'revision bigint NOT NULL',
         'state jsonb NOT NULL',
       ];
-      const indexes = Object.entries(options.indexes ?? {}).map(
-        ([suffix, on]) =>
-          `CREATE INDEX ${pg.escapeIdentifier(`${physical}_${suffix}`)} ON ${table} (${on.map((c) => pg.escapeIdentifier(c)).join(', ')});`,
-      );
+      const indexes = Object.entries(options.indexes ?? {}).map(([suffix, on]) => {
+        const definition = Array.isArray(on)
+          ? `(${on.map((c) => pg.escapeIdentifier(c)).join(', ')})`
+          : `USING gin (${pg.escapeIdentifier(on.gin)})`;
+        return `CREATE INDEX ${pg.escapeIdentifier(`${physical}_${suffix}`)} ON ${table} ${definition};`;
+      });
       return [`CREATE TABLE ${table} (\n  ${definitions.join(',\n  ')}\n);`, ...indexes].join('\n');
     },
 

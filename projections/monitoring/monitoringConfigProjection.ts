@@ -8,7 +8,8 @@ import { singleStreamProjection } from '../singleStreamProjection.js';
  */
 export const monitoringConfigsProjection = singleStreamProjection({
   name: 'monitoring_configs',
-  version: 1,
+  // 2: the GIN index on observed_entity_ids.
+  version: 2,
   table: 'monitoring_configs',
   stream: monitoringStream,
   idColumn: 'monitoring_config_id',
@@ -40,5 +41,7 @@ export const monitoringConfigsProjection = singleStreamProjection({
     account_group_created: ['account_id', 'group_id', 'created_at'],
     subject: ['account_id', 'subject_reference'],
     due: ['status', 'last_run_at'],
+    // A sweep looks up the configurations that observed any of a list version's changed parties.
+    observed: { gin: 'observed_entity_ids' },
   },
 });

@@ -128,13 +128,13 @@ export async function inSlices(
   }
 }
 
+/** The active configurations that observed any of the parties $1 (a GIN index serves it). */
+export const CONFIGS_OBSERVING_SQL = `SELECT monitoring_config_id AS id FROM monitoring_configs
+  WHERE status = 'active' AND observed_entity_ids ?| $1::text[]`;
+
 async function configsObserving(pool: pg.Pool, entityIds: readonly string[]): Promise<string[]> {
   if (entityIds.length === 0) return [];
-  const { rows } = await pool.query<{ id: string }>(
-    `SELECT monitoring_config_id AS id FROM monitoring_configs
-      WHERE status = 'active' AND observed_entity_ids ?| $1::text[]`,
-    [entityIds],
-  );
+  const { rows } = await pool.query<{ id: string }>(CONFIGS_OBSERVING_SQL, [entityIds]);
   return rows.map((row) => row.id);
 }
 
