@@ -8,7 +8,7 @@ import { singleStreamProjection } from '../singleStreamProjection.js';
  */
 export const monitoringConfigsProjection = singleStreamProjection({
   name: 'monitoring_configs',
-  // 2: the GIN index on observed_entity_ids.
+  // 2: the indexes on observed_entity_ids and latest_result.
   version: 2,
   table: 'monitoring_configs',
   stream: monitoringStream,
@@ -41,7 +41,9 @@ export const monitoringConfigsProjection = singleStreamProjection({
     account_group_created: ['account_id', 'group_id', 'created_at'],
     subject: ['account_id', 'subject_reference'],
     due: ['status', 'last_run_at'],
-    // A sweep looks up the configurations that observed any of a list version's changed parties.
+    // A sweep looks up the configurations that observed any of a list version's changed parties,
+    // and those whose latest run was skipped (a rare value: the index finds them without a scan).
     observed: { gin: 'observed_entity_ids' },
+    latest_result: ['latest_result'],
   },
 });

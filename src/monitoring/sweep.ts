@@ -138,9 +138,11 @@ async function configsObserving(pool: pg.Pool, entityIds: readonly string[]): Pr
   return rows.map((row) => row.id);
 }
 
+/** The active configurations whose latest run was skipped (an index on latest_result serves it). */
+export const CONFIGS_SKIPPED_SQL = `SELECT monitoring_config_id AS id FROM monitoring_configs
+  WHERE status = 'active' AND latest_result = 'skipped'`;
+
 async function skippedConfigs(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ id: string }>(
-    `SELECT monitoring_config_id AS id FROM monitoring_configs WHERE status = 'active' AND latest_result = 'skipped'`,
-  );
+  const { rows } = await pool.query<{ id: string }>(CONFIGS_SKIPPED_SQL);
   return rows.map((row) => row.id);
 }
