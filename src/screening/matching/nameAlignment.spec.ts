@@ -327,6 +327,16 @@ describe('compareNames: organisations', () => {
     expect(score('NIOC', 'National Iranian Oil', 'company')).toBeLessThan(T);
   });
 
+  it('spells no acronym with a word read from Arabic letters', () => {
+    // The article of القاعدة read "al" is no "A. L.": "Agnolo Luisa Gozzi" matched Al-Qaeda on it.
+    const acronyms = (query: string, candidate: string) =>
+      explain(query, candidate, 'organization').alignment.filter((part) => part.kind === 'acronym');
+    expect(acronyms('Agnolo Luisa Gozzi', 'القاعدة')).toEqual([]);
+    expect(score('Agnolo Luisa Gozzi', 'القاعدة', 'organization')).toBeLessThan(T);
+    // The same two letters in Latin are read as an acronym.
+    expect(acronyms('Agnolo Luisa Gozzi', 'AL QADA')).toHaveLength(1);
+  });
+
   it('does not match a legal form alone (watchman#338)', () => {
     expect(score('emma daniels', 'EMMA LLC', 'person', 'company')).toBeLessThan(T);
     expect(score('Volkswagen AG', 'Siemens AG', 'company')).toBe(0);
