@@ -211,6 +211,13 @@ describe('compareNames: names in Arabic letters against their Latin spellings', 
     );
   });
 
+  it('glues the parts of a person’s name only: a company or a vessel is not two names joined', () => {
+    expect(score('ولی جان', 'WALIJAN')).toBeGreaterThanOrEqual(T);
+    // A person's given and family name, glued, met a company's and a vessel's one word.
+    expect(score('ايليا عقیلی', 'LUKOIL', 'company')).toBeLessThan(T);
+    expect(score('יובל עטיה', 'BALITA', 'vessel')).toBeLessThan(T);
+  });
+
   it('keeps the h of الله: عبد الله is Abd Allah, not Abdel before the next name', () => {
     expect(
       score('عبد الله محمد رجب عبد الرحمن', 'ABD ALLAH MOHAMED RAGAB ABDEL RAHMAN'),

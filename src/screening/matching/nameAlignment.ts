@@ -362,8 +362,8 @@ function buildEdges(
       }
     }
   }
-  addMergedEdges(q, r, fuzz, false);
-  addMergedEdges(r, q, fuzz, true);
+  addMergedEdges(q, r, fuzz, nameClass, false);
+  addMergedEdges(r, q, fuzz, nameClass, true);
   addResplitEdges(q, r, fuzz);
   if (spellsAcronyms(nameClass)) {
     addAcronymEdges(q, r, false);
@@ -560,6 +560,7 @@ function addMergedEdges(
   single: NameToken[],
   runs: NameToken[],
   fuzz: Fuzziness,
+  nameClass: NameClass,
   singleIsCandidate: boolean,
 ): void {
   if (runs.length < 2) return;
@@ -627,8 +628,15 @@ function addMergedEdges(
         // other side's own article may align with it ("al-" is dropped once repeated in a name).
         // The joined word may also have the article assimilated, as Latin writes the one word
         // ("Jalaluddin" / "Jalal al-Din"): then the parts meet it without their article.
+        // Compounds are persons' names: a company's or a vessel's name written in Arabic or Hebrew
+        // letters is a translation or a word-by-word spelling, and a person's two names glued met
+        // such names ("ايليا عقیلی" / LUKOIL, "יובל עטיה" / BALITA).
         let articleFree = false;
-        if (token.abjad !== runs[start]!.abjad && score < TOKEN_SCORES.scriptFactor) {
+        if (
+          nameClass === 'person' &&
+          token.abjad !== runs[start]!.abjad &&
+          score < TOKEN_SCORES.scriptFactor
+        ) {
           for (const withArticle of [true, false]) {
             const parts = withArticle ? joins + 1 : partsBesidesArticle(runs, start, end);
             if (!withArticle && parts === joins + 1) continue;
