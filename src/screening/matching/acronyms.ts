@@ -38,9 +38,18 @@ export function writtenAsAcronym(full: string, text: string): boolean {
   return full.split(/[^\p{L}\p{N}]+/u).some((word) => word.toLowerCase() === text && !/\p{Ll}/u.test(word));
 }
 
-/** Whether a part may be an acronym: a word of two (or `min`) to five letters. */
+/**
+ * Whether a part may be an acronym: a word of two (or `min`) to five letters, but not the Arabic
+ * article hyphened to the word it goes with ("AL-BINA": spelled by "Alejandro Leidy", it had made
+ * Alejandro Leidy Peña a match of Jihad al-Bina).
+ */
 export function mayBeAcronym(token: NameToken, min: number = ACRONYM_LENGTH.min): boolean {
-  return token.role === 'word' && token.text.length >= min && token.text.length <= ACRONYM_LENGTH.max;
+  return (
+    token.role === 'word' &&
+    token.text.length >= min &&
+    token.text.length <= ACRONYM_LENGTH.max &&
+    !(token.hyphenNext && particleOf(token.text) === 'al')
+  );
 }
 
 /** How a word takes part in an acronym: it must lend its initial, may lend it, or ends the run. */

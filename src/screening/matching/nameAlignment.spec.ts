@@ -334,14 +334,16 @@ describe('compareNames: organisations', () => {
     expect(score('NIOC', 'National Iranian Oil', 'company')).toBeLessThan(T);
   });
 
-  it('spells no acronym with a word read from Arabic letters', () => {
+  it('spells no acronym with a word read from Arabic letters, nor with the article', () => {
     // The article of القاعدة read "al" is no "A. L.": "Agnolo Luisa Gozzi" matched Al-Qaeda on it.
     const acronyms = (query: string, candidate: string) =>
       explain(query, candidate, 'organization').alignment.filter((part) => part.kind === 'acronym');
     expect(acronyms('Agnolo Luisa Gozzi', 'القاعدة')).toEqual([]);
     expect(score('Agnolo Luisa Gozzi', 'القاعدة', 'organization')).toBeLessThan(T);
-    // The same two letters in Latin are read as an acronym.
+    // The same two letters in Latin are read as an acronym, but not the article hyphened to its word.
     expect(acronyms('Agnolo Luisa Gozzi', 'AL QADA')).toHaveLength(1);
+    expect(acronyms('Alejandro Leidy Peña', 'JIHAD AL-BINA')).toEqual([]);
+    expect(score('Alejandro Leidy Peña', 'JIHAD AL-BINA', 'organization')).toBeLessThan(T);
   });
 
   it('does not match a legal form alone (watchman#338)', () => {
