@@ -39,13 +39,15 @@ export function writtenAsAcronym(full: string, text: string): boolean {
 }
 
 /**
- * Whether a part may be an acronym: a word of two (or `min`) to five letters, but not the Arabic
- * article hyphened to the word it goes with ("AL-BINA": spelled by "Alejandro Leidy", it had made
- * Alejandro Leidy Peña a match of Jihad al-Bina).
+ * Whether a part may be an acronym: a word of two (or `min`) to five letters. Not a word read from
+ * Arabic or Hebrew letters, which write no Latin initials (the article of القاعدة, read "al", was
+ * spelled by "Agnolo Luisa"), nor the Arabic article hyphened to the word it goes with ("AL-BINA",
+ * spelled by "Alejandro Leidy").
  */
 export function mayBeAcronym(token: NameToken, min: number = ACRONYM_LENGTH.min): boolean {
   return (
     token.role === 'word' &&
+    !token.abjad &&
     token.text.length >= min &&
     token.text.length <= ACRONYM_LENGTH.max &&
     !(token.hyphenNext && particleOf(token.text) === 'al')

@@ -836,9 +836,7 @@ function joinedTextKorean(tokens: NameToken[], start: number, end: number): stri
 function addAcronymEdges(short: NameToken[], words: NameToken[], shortIsCandidate: boolean): void {
   for (let s = 0; s < short.length; s++) {
     const token = short[s]!;
-    // A word read from Arabic or Hebrew letters spells no initials: the "al" of القاعدة is the
-    // article, not "Agnolo Luisa".
-    if (!mayBeAcronym(token) || token.abjad) continue;
+    if (!mayBeAcronym(token)) continue;
     for (let start = 0; start < words.length; start++) {
       if (!mayStartRun(words[start]!)) continue;
       const run = spelledRun(token.text, words, start);
