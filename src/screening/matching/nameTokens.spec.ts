@@ -98,6 +98,13 @@ describe('nameTokens: roles', () => {
     expect(given!.family).toBe(false);
     expect(family).toMatchObject({ text: 'lavrov', family: true, weight: TOKEN_WEIGHTS.familyWord });
   });
+
+  it('reads the family name before a comma as a name, though it spells a legal form (PAO, ПАО)', () => {
+    const roles = (name: string) => tokens(name).map((token) => [token.text, token.role]);
+    expect(roles('PAO, Yu Yi').at(-1)).toEqual(['pao', 'word']);
+    // A legal form after a person's name is still one, in capitals too.
+    expect(roles('Nicolás Maduro LLC').at(-1)).toEqual(['llc', 'legal']);
+  });
 });
 
 describe('nameTokens: repeated parts', () => {

@@ -340,6 +340,8 @@ const HANGUL = /[\uac00-\ud7af]/u;
 
 interface Word extends RawWord {
   familyHint: boolean;
+  /** Written before the comma of "SURNAME, Given": the family name by the writer's own mark. */
+  familyByComma: boolean;
 }
 
 function splitWords(name: string, nameClass: NameClass): Word[] {
@@ -357,14 +359,18 @@ function splitWords(name: string, nameClass: NameClass): Word[] {
       const given = rawWords(pieces[1]!, true);
       if (family.length > 0 && family.length <= 4 && given.length > 0) {
         return [
-          ...given.map((word) => ({ ...word, familyHint: false })),
-          ...family.map((word) => ({ ...word, familyHint: true })),
+          ...given.map((word) => ({ ...word, familyHint: false, familyByComma: false })),
+          ...family.map((word) => ({ ...word, familyHint: true, familyByComma: true })),
         ];
       }
     }
-    return rawWords(name, true).map((word) => ({ ...word, familyHint: word.caps }));
+    return rawWords(name, true).map((word) => ({ ...word, familyHint: word.caps, familyByComma: false }));
   }
-  return joinDottedLetters(rawWords(name, false)).map((word) => ({ ...word, familyHint: false }));
+  return joinDottedLetters(rawWords(name, false)).map((word) => ({
+    ...word,
+    familyHint: false,
+    familyByComma: false,
+  }));
 }
 
 /**
@@ -460,10 +466,11 @@ function classify(words: Word[], nameClass: NameClass): Draft[] {
     const word = words[i]!;
     const text = word.text;
 
+    // The family name a comma marks is no legal form, though "PAO, Yu Yi" (鲍) spells ПАО.
     const legal =
       nameClass !== 'object' && words.length > 1
         ? isPerson
-          ? i > 0 && i === last && text.length >= 3
+          ? i > 0 && i === last && text.length >= 3 && !word.familyByComma
             ? matchLegalForm(texts, i, true)
             : undefined
           : matchLegalForm(texts, i)
