@@ -304,6 +304,15 @@ describe('compareNames: name vocabularies', () => {
   it('reads a Korean given name written apart from the family name as one word', () => {
     expect(score('은정 김', 'KIM, Jong Un')).toBeLessThan(T);
   });
+
+  it('meets half of a Korean or Chinese given name of two syllables as another given name', () => {
+    // 明 张 (Ming Zhang) against 명호 Myong-Ho Chang, hyphenated or written apart.
+    expect(score('明 张', "CHANG, MYO'NG-HO")).toBeLessThan(T);
+    expect(score('Ming Chang', 'CHANG, MYONG HO')).toBeLessThan(T);
+    expect(score('Myong Ho Chang', "CHANG, MYO'NG-HO")).toBeGreaterThanOrEqual(T);
+    // A family name left out is not half a given name: the list gives the fuller name.
+    expect(score('Jong Un', 'KIM, Jong Un')).toBeGreaterThanOrEqual(T);
+  });
 });
 
 describe('compareNames: organisations', () => {

@@ -951,7 +951,12 @@ function unmatchedPenalty(
   }
   for (let k = conflicts; k < candidateLeftCount; k++) {
     const token = candidateLeft[k]!;
-    const share = nameClass === 'person' ? NAME_RULES.extraCandidatePerson : NAME_RULES.extraCandidateOther;
+    const share =
+      nameClass !== 'person'
+        ? NAME_RULES.extraCandidateOther
+        : halfAGivenName(r, usedCandidate, token)
+          ? NAME_RULES.extraQuery
+          : NAME_RULES.extraCandidatePerson;
     total += extraCost(token, isOrg, growth, share, candidateInitialForWord);
     parts?.push({
       query: null,
@@ -962,6 +967,19 @@ function unmatchedPenalty(
     });
   }
   return total;
+}
+
+/**
+ * A syllable of a Korean or Chinese given name of two, beside its other syllable that was matched
+ * ("CHANG, MYO'NG-HO", "CHANG, MYONG HO"): half a given name met is another given name (明 Ming is
+ * not 명호 Myong-Ho), so the syllable left costs as a part the caller gave that the list lacks, not
+ * as the fuller name a list gives. A family name is not half of anything.
+ */
+function halfAGivenName(tokens: readonly NameToken[], used: number, token: NameToken): boolean {
+  if (token.family || !oneSyllable(token)) return false;
+  const syllableMet = (k: number) =>
+    k >= 0 && k < tokens.length && (used & (1 << k)) !== 0 && !tokens[k]!.family && oneSyllable(tokens[k]!);
+  return syllableMet(token.position - 1) || syllableMet(token.position + 1);
 }
 
 /** The cost of two parts left over that contradict each other, described in `parts` when given. */
