@@ -293,6 +293,15 @@ describe('compareNames: name vocabularies', () => {
     expect(score('Chou En-lai', 'Zhou Enlai')).toBeGreaterThanOrEqual(T);
   });
 
+  it('meets a given name read from Chinese characters only by its syllables, not by a letter or two', () => {
+    expect(score('明輝 陳', 'Mingguo Chen')).toBeLessThan(T);
+    expect(score('建中 王', 'Junzheng Wang')).toBeLessThan(T);
+    expect(score('毛泽东', 'Mao Tse-tung')).toBeGreaterThanOrEqual(T);
+    expect(score('邓小平', 'Teng Hsiao-ping')).toBeGreaterThanOrEqual(T);
+    // Latin names that spell syllables keep their slips: they were spelled, not read.
+    expect(score('Hasan Rohani', 'Hassan Rouhani')).toBeGreaterThanOrEqual(T);
+  });
+
   it('accepts a vowel variant of a two-letter Korean syllable', () => {
     expect(score('Kim Jong On', 'Kim Jong Un')).toBeGreaterThanOrEqual(T);
   });

@@ -227,7 +227,9 @@ function alignNames(
   const fuzz: Fuzziness =
     nameClass === 'object'
       ? { budgetFactor: fuzziness.budgetFactor * NAME_RULES.objectBudgetFactor, phonetic: false }
-      : fuzziness;
+      : query.han || candidate.han
+        ? { ...fuzziness, syllablesRead: true }
+        : fuzziness;
 
   // Two lineage chains with the same parts in another order are father and son, not one name.
   const lineage = query.lineage && candidate.lineage;

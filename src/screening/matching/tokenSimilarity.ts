@@ -1,6 +1,7 @@
 import { COST, distanceLowerBound, editBudget, weightedDistance } from './editDistance.js';
 import { consonantSkeleton, type NameToken, nameTokens } from './nameTokens.js';
 import { arabicSoundReadings } from './vocabulary/arabicTranscription.js';
+import { isOneSinoSyllable } from './vocabulary/chineseRomanisation.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { englishSound } from './vocabulary/katakanaLoanwords.js';
 import { slipScore } from './vocabulary/koreanTypos.js';
@@ -38,6 +39,11 @@ export interface Fuzziness {
   budgetFactor: number;
   /** Accept same-sounding spellings beyond the edit budget. */
   phonetic: boolean;
+  /**
+   * One of the names is written in Chinese characters, whose syllables are read, not spelled: a
+   * word of several syllables then meets another only by the same syllables (otherChineseSyllables).
+   */
+  syllablesRead?: boolean;
 }
 
 /** Scores of the non-literal ways two tokens can agree. */
@@ -198,7 +204,7 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     out.kind = 'phonetic';
   }
   const length = Math.max(a.text.length, b.text.length);
-  if (length >= 2) {
+  if (length >= 2 && !(fuzz.syllablesRead && otherChineseSyllables(a, b, out))) {
     // Even the shortest part may carry one doubled letter ("Yyu" / "Yu"), a slip of the key.
     const budget = Math.max(editBudget(length, fuzz.budgetFactor), COST.doubledLetter * fuzz.budgetFactor);
     const nearLimit = budget * TOKEN_SCORES.nearMissFactor;
@@ -233,6 +239,23 @@ function compareWords(a: NameToken, b: NameToken, fuzz: Fuzziness, out: TokenCom
     if (out.score < TOKEN_SCORES.romanisation) compareArabicSound(a.abjad ? a : b, a.abjad ? b : a, out);
   }
   if (a.koreanSlip !== '' || b.koreanSlip !== '') compareSlip(a, b, fuzz, out);
+}
+
+/**
+ * Two words of a Chinese name, each of several syllables, that neither spell nor sound the same
+ * syllables, one of them read from Chinese characters: each syllable is a character, so a letter
+ * or two apart is another character and another name (明輝 Minghui / Mingguo, 建中 Jianzhong /
+ * Junzheng, 國榮 Guorong / Guoying), not a slip of the pen. Only where characters were read: Latin
+ * names that happen to spell syllables ("Hasan Rohani" / "Hassan Rouhani") keep their slips.
+ */
+function otherChineseSyllables(a: NameToken, b: NameToken, out: TokenComparison): boolean {
+  return (
+    out.score === 0 &&
+    a.sino !== '' &&
+    b.sino !== '' &&
+    !isOneSinoSyllable(a.text) &&
+    !isOneSinoSyllable(b.text)
+  );
 }
 
 /**
