@@ -24,6 +24,23 @@ describe('monitoring history summaries', () => {
     );
   });
 
+  it("sums up a completed run in one sentence, the summary's own full stop left out", () => {
+    const completed = {
+      type: 'MonitoringRunCompleted',
+      data: {
+        runId: 'run_1',
+        result: 'new_matches',
+        resultSummary: '1 match, 1 new, against un_sc_sanctions v2.',
+        counts: { matchCount: 1, newMatchCount: 1, changedMatchCount: 0, unchangedMatchCount: 0 },
+        snapshots: [{ id: SNAP, dataset: 'un_sc_sanctions', version: 2 }],
+      },
+    } as unknown as MonitoringEvent;
+    expect(eventSummary(completed)).toBe(
+      `Run run_1 completed: new_matches (1 match, 1 new, against un_sc_sanctions v2); lists un_sc_sanctions@2 (${SNAP}); ` +
+        '1 match(es): 1 new, 0 changed, 0 unchanged',
+    );
+  });
+
   it('names the changes of an update and the snapshots the events name by id', () => {
     const updated: MonitoringEvent = {
       type: 'MonitoringConfigUpdated',

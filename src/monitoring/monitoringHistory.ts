@@ -85,7 +85,7 @@ export function eventSummary(event: MonitoringEvent, snapshotLabels: SnapshotLab
     case 'MonitoringRunCompleted': {
       const { runId, result, resultSummary, counts, snapshots } = event.data;
       return (
-        `Run ${runId} completed: ${result}, ${resultSummary}; lists ${snapshotsText(snapshots)}; ` +
+        `Run ${runId} completed: ${result} (${resultSummary.replace(/\.$/, '')}); lists ${snapshotsText(snapshots)}; ` +
         `${counts.matchCount} match(es): ${counts.newMatchCount} new, ${counts.changedMatchCount} changed, ${counts.unchangedMatchCount} unchanged`
       );
     }
