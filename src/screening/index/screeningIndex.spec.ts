@@ -285,6 +285,16 @@ describe('ScreeningIndex.search: finding a party', () => {
     expect(matches[0]!.explanation.matchedName).toBe('محمد بن سلمان');
   });
 
+  it('reads a listed name in Chinese characters as the direct comparison does, with the index alone', () => {
+    const chinese = new ScreeningIndexBuilder();
+    chinese.add(listed({ id: 'us_ofac_sdn:chen', name: '明輝 陳' }));
+    const on = chinese.build();
+    // 明輝 is Minghui: Mingguo is another given name (tokenSimilarity otherChineseSyllables), which
+    // the index must know from its own tokens, as it keeps no name's full text for scoring.
+    expect(search('Mingguo Chen', { kind: 'person', on })).toEqual([]);
+    expect(ids(search('Minghui Chen', { kind: 'person', on }))).toEqual(['us_ofac_sdn:chen']);
+  });
+
   it('finds a vessel by its IMO number under another name', () => {
     const matches = search('SEA PEARL', {
       kind: 'vessel',

@@ -300,6 +300,8 @@ describe('compareNames: name vocabularies', () => {
     expect(score('邓小平', 'Teng Hsiao-ping')).toBeGreaterThanOrEqual(T);
     // Latin names that spell syllables keep their slips: they were spelled, not read.
     expect(score('Hasan Rohani', 'Hassan Rouhani')).toBeGreaterThanOrEqual(T);
+    // So do foreign names written in characters, which spell sounds (Nancy Pelosi: 南 or 蘭 for Nan).
+    expect(score('南希·裴洛西', '蘭希·佩洛西')).toBeGreaterThanOrEqual(T);
   });
 
   it('accepts a vowel variant of a two-letter Korean syllable', () => {

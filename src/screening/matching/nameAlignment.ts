@@ -227,7 +227,7 @@ function alignNames(
   const fuzz: Fuzziness =
     nameClass === 'object'
       ? { budgetFactor: fuzziness.budgetFactor * NAME_RULES.objectBudgetFactor, phonetic: false }
-      : query.han || candidate.han
+      : q[0]!.han || r[0]!.han
         ? { ...fuzziness, syllablesRead: true }
         : fuzziness;
 

@@ -189,6 +189,7 @@ describe('tokenIdentity', () => {
       generation: token.generation + 1,
       letters: token.letters ^ 1,
       sino: 'la',
+      han: !token.han,
       korean: 'LLA.',
       koreanSlip: token.koreanSlip === '' ? 'given' : '',
       readings: ['lavrova'],

@@ -114,6 +114,12 @@ export interface NameToken {
    */
   sino: string;
   /**
+   * The name was written in Chinese characters (Han, kanji, Hanja) as a Chinese, Japanese or Korean
+   * name, and this part is their reading: its syllables were read, not spelled (tokenSimilarity
+   * `otherChineseSyllables`); false for a foreign name written in them (`readsHan`).
+   */
+  han: boolean;
+  /**
    * For a person's name made only of Korean syllables: the token in a spelling shared by
    * McCune-Reischauer and Revised Romanization (vocabulary/koreanRomanisation), after 'H' when the
    * name was written in Hangul and 'L' when in Latin letters (only the two compare); '' otherwise.
@@ -151,7 +157,7 @@ export type ReadingKind = 'exact' | 'approximate' | 'sound';
  * of indexing two million names; nameTokens.spec.ts fails when a field is added here but not there.
  */
 export function tokenIdentity(t: NameToken): string {
-  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}${t.hyphenNext ? '-' : ''}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}\u0000${t.korean}\u0000${t.koreanSlip}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
+  return `${t.text}\u0000${t.key}\u0000${t.role}\u0000${t.weight}\u0000${t.family ? 1 : 0}${t.place ? 1 : 0}${t.abjad ? 1 : 0}${t.acronym ? 1 : 0}${t.repeat ? 1 : 0}\u0000${t.legalFamily ?? '\u0001'}\u0000${t.phonetic.join('\u0002')}\u0000${t.skeleton}\u0000${t.position}${t.hyphenNext ? '-' : ''}\u0000${t.generation}\u0000${t.letters}\u0000${t.sino}${t.han ? '+' : ''}\u0000${t.korean}\u0000${t.koreanSlip}\u0000${t.readings.join('|')}\u0000${t.readingKind}`;
 }
 
 /** Importance of each kind of token; family names weigh more (as yente's logic-v2 does). */
@@ -283,10 +289,20 @@ export function nameTokens(name: string, kind: EntityKind, parts?: NameParts): N
   const words = splitWords(name, nameClass);
   const drafts = classify(words, nameClass);
   markFamily(drafts, parts, nameClass);
-  return finalise(drafts, nameClass, HANGUL.test(name), hanjaDrafts(name, nameClass, drafts));
+  return finalise(drafts, nameClass, HANGUL.test(name), hanjaDrafts(name, nameClass, drafts), readsHan(name));
 }
 
 const NO_READINGS: readonly string[] = Object.freeze([]);
+
+/**
+ * A name in Chinese characters read as Chinese: not a foreign name written in them, whose parts the
+ * interpunct separates (南希·佩洛西 Nancy Pelosi, also 蘭希·佩洛西) and whose characters spell sounds.
+ */
+function readsHan(name: string): boolean {
+  return hasHan(name) && !FOREIGN_NAME_DOT.test(name);
+}
+
+const FOREIGN_NAME_DOT = /[\u00b7\u2027\u2022\u30fb\uff65]/u;
 
 /** A part of a name read from another script: its text as written, and its Latin readings. */
 export interface ReadingPart {
@@ -316,7 +332,7 @@ export function readingTokens(parts: readonly ReadingPart[]): NameToken[] {
       hyphenNext: false,
     }),
   );
-  return finalise(drafts, 'person', false, undefined);
+  return finalise(drafts, 'person', false, undefined, false);
 }
 
 /**
@@ -630,6 +646,7 @@ function finalise(
   nameClass: NameClass,
   hangul: boolean,
   koreanReading: Draft[] | undefined,
+  han: boolean,
 ): NameToken[] {
   const tokens: NameToken[] = [];
   const seen = new Set<string>();
@@ -677,6 +694,7 @@ function finalise(
       generation: generations[d]!,
       letters: letterMask(draft.text),
       sino: sinoKeys?.[d] ?? '',
+      han,
       korean: koreanKeys?.[d] === undefined ? '' : koreanOrigin + koreanKeys[d],
       koreanSlip: slips?.[d] ?? '',
       readings: draft.readings,

@@ -33,8 +33,6 @@ export interface PreparedName {
   tokens: NameToken[];
   /** The name is a lineage chain ("X bin Y"), so the order of its parts matters. */
   lineage: boolean;
-  /** Written in Chinese characters (Han, kanji, Hanja): its syllables are read, not spelled. */
-  han: boolean;
 }
 
 export function prepareName(name: EntityName, kind: EntityKind): PreparedName {
@@ -342,8 +340,6 @@ export function prepareNames(names: readonly EntityName[], kind: EntityKind): Pr
   return names.flatMap((name) => [prepareName(name, kind), ...readingNames(name, kind)]);
 }
 
-const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/u;
-
 /**
  * A prepared name from tokens prepared before: the screening index keeps each distinct token once
  * and rebuilds the names of the candidates it scores from them.
@@ -360,6 +356,5 @@ export function preparedNameOf(
     nameClass: nameClassOf(kind),
     tokens,
     lineage: tokens.some((token) => token.generation >= 0),
-    han: HAN.test(full),
   };
 }
