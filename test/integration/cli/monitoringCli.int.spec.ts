@@ -381,7 +381,7 @@ describe('casescreen monitoring: the operator view of recorded monitoring', () =
     );
     expect(summaries[1]).toBe(`Run ${changedRunId} started (safety-net schedule) for sanctions`);
     expect(summaries[2]).toBe(
-      `Run ${changedRunId} completed: changed_matches, 2 changed matches; lists un_sc_sanctions@2 (snap_00000000000000000000000000000002), us_ofac_sdn@7 (snap_00000000000000000000000000000003); 1 match(es): 0 new, 2 changed, 0 unchanged`,
+      `Run ${changedRunId} completed: changed_matches (2 changed matches); lists un_sc_sanctions@2 (snap_00000000000000000000000000000002), us_ofac_sdn@7 (snap_00000000000000000000000000000003); 1 match(es): 0 new, 2 changed, 0 unchanged`,
     );
     expect(summaries[3]).toContain(
       `Alert ${changedAlert} in run ${changedRunId} (changed match, needs review): RI WON HO [un_sc_sanctions:6908555`,
