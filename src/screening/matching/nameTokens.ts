@@ -3,6 +3,7 @@ import type { EntityKind, NameParts } from '../model/listedEntity.js';
 import { letterMask } from './editDistance.js';
 import { joinDottedLetters, type RawWord, rawWords } from './text.js';
 import { sinoKey } from './vocabulary/chineseRomanisation.js';
+import { isTranscribedName } from './vocabulary/chineseTranscription.js';
 import { hanjaReading, hasHan, startsWithKoreanFamilyName } from './vocabulary/hanjaReadings.js';
 import { shortVowels } from './vocabulary/japaneseReadings.js';
 import { koreanKey } from './vocabulary/koreanRomanisation.js';
@@ -299,10 +300,8 @@ const NO_READINGS: readonly string[] = Object.freeze([]);
  * interpunct separates (南希·佩洛西 Nancy Pelosi, also 蘭希·佩洛西) and whose characters spell sounds.
  */
 function readsHan(name: string): boolean {
-  return hasHan(name) && !FOREIGN_NAME_DOT.test(name);
+  return hasHan(name) && !isTranscribedName(name);
 }
-
-const FOREIGN_NAME_DOT = /[\u00b7\u2027\u2022\u30fb\uff65]/u;
 
 /** A part of a name read from another script: its text as written, and its Latin readings. */
 export interface ReadingPart {
